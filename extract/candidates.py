@@ -1,0 +1,107 @@
+"""Rule candidates: name-shaped tokens (QMamba, Score-Fusion, CIFAR-10) and data sets named by cues."""
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .cues import Cues, load_cues
+from .resources import read_lines
+from .words import singular
+
+# A name: inner capitals (QMamba, FLeRM), capitals around a hyphen (Score-Fusion, TS-SNN),
+# or letters with a digit part (CIFAR-10, GPT-4, FlashAttention-3).
+_NAME = re.compile(
+    r"^(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+    r"|[A-Z][A-Za-z0-9]*-[A-Z0-9][A-Za-z0-9-]*"
+    r"|[A-Z][A-Za-z]+-?\d+[A-Za-z0-9.-]*"
+    r"|[A-Z]{2,}[a-z]?[A-Z]*s?)$"
+)
+_ALL_CAPS = re.compile(r"^[A-Z]{2,}s?$")
+
+
+def name_kind(text: str) -> str | None:
+    """'caps' for all-capital tokens (acronym-like), 'name' for other name shapes, else None."""
+    if not _NAME.match(text):
+        return None
+    return "caps" if _ALL_CAPS.match(text) else "name"
+
+
+class CandidateFinder:
+    """Writes doc.spans['names'] (label = guessed type, kb_id = shape) and doc.spans['cue_datasets']."""
+
+    def __init__(self, cues: Cues, not_names: set[str]) -> None:
+        self.cues = cues
+        self.not_names = not_names
+
+    def __call__(self, doc: Doc) -> Doc:
+        doc.spans["names"] = [span for span in self._names(doc)]
+        doc.spans["cue_datasets"] = list(self._listed_datasets(doc))
+        return doc
+
+    def _names(self, doc: Doc):
+        for token in doc:
+            kind = name_kind(token.text)
+            if kind is None or token.text in self.not_names or singular(token.text) in self.not_names:
+                continue
+            label = "Dataset" if self._before_dataset_noun(doc, token.i + 1) else "Method"
+            yield Span(doc, token.i, token.i + 1, label=label, kb_id=kind)
+
+    def _before_dataset_noun(self, doc: Doc, i: int) -> bool:
+        return i < len(doc) and doc[i].lower_ in self.cues.dataset_nouns
+
+    def _listed_datasets(self, doc: Doc):
+        """Items of 'benchmarks like A, B and C' / 'datasets such as A and B', and 'the D dataset'."""
+        for token in doc:
+            if token.lower_ in self.cues.dataset_nouns:
+                yield from self._list_after(doc, token.i + 1)
+                yield from self._name_before(doc, token.i)
+
+    def _list_after(self, doc: Doc, i: int):
+        if i < len(doc) - 1 and f"{doc[i].lower_} {doc[i + 1].lower_}" in self.cues.list_introducers:
+            i += 2
+        elif i < len(doc) and doc[i].lower_ in self.cues.list_introducers:
+            i += 1
+        else:
+            return
+        sent_end = doc[i - 1].sent.end if i - 1 < len(doc) else len(doc)
+        start = None
+        depth = 0
+        while i <= sent_end:
+            token = doc[i] if i < sent_end else None
+            text = token.text if token is not None else "."
+            if text in "([":
+                depth += 1
+            elif text in ")]":
+                depth = max(0, depth - 1)
+            elif depth == 0 and (text in {",", "and", "or", ".", ";", ":"} or token is None):
+                if start is not None and _looks_like_name(doc[start:i]):
+                    yield Span(doc, start, i, label="Dataset", kb_id="cue")
+                start = None
+                if text not in {",", "and", "or"}:
+                    return
+            elif depth == 0 and start is None:
+                start = i
+            i += 1
+
+    def _name_before(self, doc: Doc, i: int):
+        start = i
+        while start > 0 and doc[start - 1].text[:1].isupper() and doc[start - 1].text not in self.not_names:
+            start -= 1
+            if i - start >= 4:
+                break
+        if start < i and not doc[start].is_sent_start:
+            yield Span(doc, start, i, label="Dataset", kb_id="cue")
+        elif start < i and i - start >= 1 and name_kind(doc[start].text):
+            yield Span(doc, start, i, label="Dataset", kb_id="cue")
+
+
+def _looks_like_name(span: Span) -> bool:
+    return 0 < len(span) <= 5 and (span[0].text[:1].isupper() or span[0].text[:1].isdigit())
+
+
+@Language.factory("paperkg_candidates", default_config={"cues": "cues.json", "not_names": "not_names.txt"})
+def make_candidate_finder(nlp: Language, name: str, cues: str, not_names: str) -> CandidateFinder:
+    """Factory: cue words and the not-a-name list are data files under extract/data/."""
+    return CandidateFinder(load_cues(cues), set(read_lines(not_names)))

@@ -1,0 +1,79 @@
+"""Lexicon entities: a PhraseMatcher over the term lists in extract/data/lexicon/*.txt."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+
+from .resources import read_table
+from .words import plural_forms
+
+LEXICON_FILES = {"Method": "lexicon/method.txt", "Task": "lexicon/task.txt",
+                 "Dataset": "lexicon/dataset.txt", "Metric": "lexicon/metric.txt"}
+
+
+@dataclass(frozen=True)
+class LexiconEntry:
+    """One lexicon term: its type, canonical name and the acronym among its aliases, if any."""
+
+    label: str
+    canonical: str
+    acronym: str | None
+
+
+def load_lexicon(files: dict[str, str]) -> dict[str, list[tuple[str, LexiconEntry]]]:
+    """Map each label to (surface form, entry) pairs, plural forms included."""
+    lexicon: dict[str, list[tuple[str, LexiconEntry]]] = {}
+    for label, name in files.items():
+        pairs = lexicon.setdefault(label, [])
+        for row in read_table(name):
+            canonical = row[0]
+            aliases = [a.strip() for a in row[1].split("|")] if len(row) > 1 and row[1] else []
+            acronym = next((a for a in aliases if _is_acronym(a)), None)
+            entry = LexiconEntry(label, canonical, acronym)
+            for surface in [canonical, *aliases]:
+                for form in {surface, *plural_forms(surface)}:
+                    pairs.append((form, entry))
+    return lexicon
+
+
+def _is_acronym(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) >= 2 and " " not in text
+
+
+class LexiconMatcher:
+    """Finds lexicon terms into doc.spans: label = type, kb_id = canonical name, id = its acronym.
+
+    Lower-case terms match any case; terms with capitals (CIFAR-10, BLEU) match exactly.
+    """
+
+    def __init__(self, nlp: Language, files: dict[str, str], spans_key: str) -> None:
+        self.spans_key = spans_key
+        self.entries: dict[int, LexiconEntry] = {}
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.caseless = PhraseMatcher(nlp.vocab, attr="LOWER")
+        for label, pairs in sorted(load_lexicon(files).items()):
+            for surface, entry in pairs:
+                key = f"{label}|{entry.canonical}"
+                self.entries[nlp.vocab.strings.add(key)] = entry
+                matcher = self.caseless if surface == surface.lower() else self.exact
+                matcher.add(key, [nlp.make_doc(surface)])
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = []
+        for matcher in (self.exact, self.caseless):
+            for match_id, start, end in matcher(doc):
+                entry = self.entries[match_id]
+                spans.append(Span(doc, start, end, label=entry.label, kb_id=entry.canonical,
+                                  span_id=entry.acronym or ""))
+        doc.spans[self.spans_key] = sorted(spans, key=lambda s: (s.start, -len(s)))
+        return doc
+
+
+@Language.factory("paperkg_lexicon", default_config={"files": LEXICON_FILES, "spans_key": "lexicon"})
+def make_lexicon_matcher(nlp: Language, name: str, files: dict[str, str], spans_key: str) -> LexiconMatcher:
+    """Factory: `files` maps a label to a term list under extract/data/."""
+    return LexiconMatcher(nlp, files, spans_key)

@@ -1,0 +1,82 @@
+"""Which entities a paper proposes: names after 'we propose/introduce ...', appositions
+('X, a novel framework'; 'a ... method, X'), 'our proposed X' and 'dubbed X'."""
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span
+
+from .cues import Cues
+
+_WINDOW = 20          # tokens after a propose cue in which the proposed name is looked for
+_APPOSITION_SPAN = 10  # tokens of ", a novel ... framework" after a name
+
+
+def is_name_like(span: Span) -> bool:
+    """A name rather than a common noun phrase: an acronym, a name shape or a capitalised term."""
+    return span._.acronym is not None or span._.source in {"acronym", "name"} or (
+        len(span) > 1 and sum(t.text[:1].isupper() for t in span) >= 2)
+
+
+def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
+    """Token indices of propose verbs with a first-person or 'this paper' subject nearby, or gerunds."""
+    positions = []
+    for token in sent:
+        if token.lower_ not in cues.propose_verbs:
+            continue
+        before = {t.lower_ for t in sent.doc[max(sent.start, token.i - 4):token.i]}
+        if before & cues.propose_subjects or token.lower_.endswith("ing") or token.lower_ == "proposed":
+            positions.append(token.i)
+    return positions
+
+
+def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
+    """Set span._.proposed on the entities the paper proposes, and on every mention of them."""
+    proposed_names: set[str] = set()
+    for sent in doc.sents:
+        in_sent = [s for s in spans if sent.start <= s.start < sent.end]
+        cue_positions = propose_cue_positions(sent, cues)
+        for pos in cue_positions:
+            target = _first_name_after(in_sent, pos, cues, doc)
+            if target is not None:
+                proposed_names.add(target._.canonical)
+        for span in in_sent:
+            if _named_by_apposition(doc, span, cues, bool(cue_positions)) or _after_naming_word(doc, span, cues):
+                proposed_names.add(span._.canonical)
+    for span in spans:
+        if span._.canonical in proposed_names and span.label_ not in {"Dataset", "Metric", "Task"} or (
+                span._.canonical in proposed_names and span._.source == "acronym"):
+            span._.proposed = True
+
+
+def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span | None:
+    for span in spans:
+        if span.start <= pos or span.start - pos > _WINDOW:
+            continue
+        if any(t.lower_ in cues.clause_breaks for t in doc[pos + 1:span.start]):
+            return None
+        if is_name_like(span) and span.label_ not in {"Dataset", "Metric"}:
+            return span
+    return None
+
+
+def _named_by_apposition(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) -> bool:
+    """'X, a novel framework ...' (novelty word needed) or 'a ... method, X' in a propose sentence."""
+    if not is_name_like(span):
+        return False
+    end = span.end
+    if end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_ in {"a", "an", "the"}:
+        window = [t.lower_ for t in doc[end + 2:min(len(doc), end + 2 + _APPOSITION_SPAN)]]
+        has_kind = any(w in cues.kind_nouns for w in window)
+        if has_kind and (sentence_proposes or any(w in cues.novelty_words for w in window[:4])):
+            return True
+    start = span.start
+    if sentence_proposes and start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
+        return True
+    if start >= 2 and doc[start - 2].lower_ == "our" and doc[start - 1].lower_ == "proposed":
+        return True
+    return False
+
+
+def _after_naming_word(doc: Doc, span: Span, cues: Cues) -> bool:
+    """'... dubbed X', 'named X', 'called X'."""
+    before = [t.lower_ for t in doc[max(0, span.start - 2):span.start]]
+    return is_name_like(span) and any(w in cues.naming_words for w in before)

@@ -1,0 +1,60 @@
+"""Sentence boundaries for abstracts: ends at . ! ? unless an abbreviation (e.g., i.e., et al.) owns the period."""
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .resources import read_lines
+
+_ENDERS = {".", "!", "?"}
+_CLOSERS = {")", "]", "\"", "'", "”", "’"}
+
+
+class AbstractSentencizer:
+    """Rule-based senter; a sentence ends at a terminal mark followed by a capital, digit or bracket."""
+
+    def __init__(self, abbreviations: set[str], final_abbreviations: set[str]) -> None:
+        self.abbreviations = abbreviations
+        self.final_abbreviations = final_abbreviations
+
+    def __call__(self, doc: Doc) -> Doc:
+        for token in doc:
+            token.is_sent_start = token.i == 0
+        for token in doc[:-1]:
+            if self._ends_sentence(doc, token.i):
+                end = token.i + 1
+                while end < len(doc) and doc[end].text in _CLOSERS:
+                    end += 1
+                if end < len(doc) and _opens_sentence(doc[end].text):
+                    doc[end].is_sent_start = True
+        return doc
+
+    def _ends_sentence(self, doc: Doc, i: int) -> bool:
+        token = doc[i]
+        text = token.text
+        if text in _ENDERS:
+            prev = doc[i - 1].text.lower() if i > 0 else ""
+            return not (prev in self.abbreviations and not doc[i - 1].whitespace_)
+        return text.lower() in self.final_abbreviations
+
+
+def _opens_sentence(text: str) -> bool:
+    first = text[0]
+    return first.isupper() or first.isdigit() or first in "([\"'“‘$"
+
+
+@Language.factory(
+    "paperkg_sentences",
+    default_config={
+        "abbreviations": "abbreviations.txt",
+        "final_abbreviations": "sentence_final_abbreviations.txt",
+    },
+)
+def make_sentencizer(
+    nlp: Language, name: str, abbreviations: str, final_abbreviations: str
+) -> AbstractSentencizer:
+    """Factory: both word lists are data files under extract/data/."""
+    return AbstractSentencizer(
+        {line.lower() for line in read_lines(abbreviations)},
+        {line.lower() for line in read_lines(final_abbreviations)},
+    )
