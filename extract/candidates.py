@@ -16,6 +16,7 @@ _NAME = re.compile(
     r"^(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
     r"|[A-Z][A-Za-z0-9]*-[A-Z0-9][A-Za-z0-9-]*"
     r"|[A-Z][A-Za-z]+-?\d+[A-Za-z0-9.-]*"
+    r"|[A-Z]{2,}[a-z][A-Za-z0-9]*"
     r"|[A-Z]{2,}[a-z]?[A-Z]*s?)$"
 )
 _ALL_CAPS = re.compile(r"^[A-Z]{2,}s?$")

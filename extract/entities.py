@@ -70,8 +70,9 @@ class EntityAssembler:
                 known = lexicon.get((long.start, long.end)) or lexicon.get((short.start, short.end))
                 label = known.label_ if known else (label_from_head(long) or self._model_label(doc, long) or "Unknown")
                 canonical = known.kb_id_ if known else long.text
+                source = "lexicon" if known else "acronym"
                 for part in (long, short):
-                    yield Candidate(part.start, part.end, "acronym", label, canonical, short.text,
+                    yield Candidate(part.start, part.end, source, label, canonical, short.text,
                                     extra={"pair": (short.start, long.start)})
             for short in doc.spans.get("acronyms", []):
                 if short._.acronym_kind == "resolved" and short._.long_form is not None:

@@ -12,7 +12,7 @@ _APPOSITION_SPAN = 10  # tokens of ", a novel ... framework" after a name
 
 def is_name_like(span: Span) -> bool:
     """A name rather than a common noun phrase: an acronym, a name shape or a capitalised term."""
-    return span._.acronym is not None or span._.source in {"acronym", "name"} or (
+    return span._.source in {"acronym", "name"} or (
         len(span) > 1 and sum(t.text[:1].isupper() for t in span) >= 2)
 
 
@@ -23,7 +23,7 @@ def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
         if token.lower_ not in cues.propose_verbs:
             continue
         before = {t.lower_ for t in sent.doc[max(sent.start, token.i - 4):token.i]}
-        if before & cues.propose_subjects or token.lower_.endswith("ing") or token.lower_ == "proposed":
+        if before & cues.propose_subjects or token.lower_.endswith("ing"):
             positions.append(token.i)
     return positions
 
@@ -34,7 +34,8 @@ def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
     for sent in doc.sents:
         in_sent = [s for s in spans if sent.start <= s.start < sent.end]
         cue_positions = propose_cue_positions(sent, cues)
-        for pos in cue_positions:
+        named = [s for s in in_sent if _after_naming_word(doc, s, cues)]
+        for pos in [] if named else cue_positions:
             target = _first_name_after(in_sent, pos, cues, doc)
             if target is not None:
                 proposed_names.add(target._.canonical)
@@ -42,9 +43,10 @@ def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
             if _named_by_apposition(doc, span, cues, bool(cue_positions)) or _after_naming_word(doc, span, cues):
                 proposed_names.add(span._.canonical)
     for span in spans:
-        if span._.canonical in proposed_names and span.label_ not in {"Dataset", "Metric", "Task"} or (
-                span._.canonical in proposed_names and span._.source == "acronym"):
+        if span._.canonical in proposed_names and span.label_ not in {"Dataset", "Metric"}:
             span._.proposed = True
+            if span.label_ == "Task":
+                span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
 
 
 def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span | None:

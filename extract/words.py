@@ -1,7 +1,7 @@
 """Word-form helpers shared by the extractors: plurals and singulars of term heads."""
 from __future__ import annotations
 
-_INVARIANT_ENDINGS = ("ss", "us", "is", "ics", "ous", "ness", "sis", "series", "data", "news")
+_INVARIANT_ENDINGS = ("ss", "us", "is", "ias", "ics", "ous", "ness", "sis", "series", "data", "news")
 
 
 def singular(word: str) -> str:

@@ -1,0 +1,119 @@
+"""Exports of the graph: node-link JSON, GraphML, GEXF and CSV, byte-identical for identical graphs.
+
+GraphML and GEXF hold only scalars, so list and dict attributes (aliases, authors, evidence)
+are written as JSON strings and named in the graph attribute `paperkg_json_attributes`;
+`read_graphml` decodes them and gives back the graph that was written.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from .atomic import atomic_write, atomic_write_text
+
+JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
+NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
+                    "degree", "pagerank", "community", "paper_id", "title", "year", "venue", "code_url", "source"]
+EDGE_CSV_COLUMNS = ["source", "target", "type", "count", "confidence", "evidence_sentence"]
+
+
+def ordered(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy with nodes, edges and attribute names in sorted order, so output never depends on history."""
+    copy = nx.MultiDiGraph()
+    copy.graph.update(sorted(graph.graph.items()))
+    for key in sorted(graph.nodes):
+        copy.add_node(key, **dict(sorted(graph.nodes[key].items())))
+    for u, v, k in sorted(graph.edges(keys=True)):
+        copy.add_edge(u, v, key=k, **dict(sorted(graph.edges[u, v, k].items())))
+    return copy
+
+
+def to_json(graph: nx.MultiDiGraph) -> str:
+    """Node-link JSON text."""
+    data = nx.node_link_data(ordered(graph), edges="edges")
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_json(graph: nx.MultiDiGraph, path: Path) -> None:
+    """Write node-link JSON atomically."""
+    atomic_write_text(path, to_json(graph))
+
+
+def read_json(path: Path) -> nx.MultiDiGraph:
+    """Read a graph written by write_json."""
+    data = json.loads(Path(path).read_text(encoding="utf8"))
+    return nx.node_link_graph(data, edges="edges", multigraph=True, directed=True)
+
+
+def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """Lists and dicts as JSON strings; each edge gets a document-unique id 'source|TYPE|target'."""
+    flat = ordered(graph)
+    encoded: set[str] = set()
+    for _, data in flat.nodes(data=True):
+        _encode(data, encoded)
+    for u, v, k, data in flat.edges(keys=True, data=True):
+        _encode(data, encoded)
+        data["id"] = f"{u}|{k}|{v}"
+    flat.graph[JSON_ATTRIBUTES_KEY] = ",".join(sorted(encoded))
+    return flat
+
+
+def _encode(data: dict[str, Any], encoded: set[str]) -> None:
+    for name, value in data.items():
+        if isinstance(value, (list, dict, tuple)):
+            data[name] = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            encoded.add(name)
+
+
+def write_graphml(graph: nx.MultiDiGraph, path: Path) -> None:
+    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids."""
+    flat = _scalar_graph(graph)
+    atomic_write(path, lambda handle: nx.write_graphml(flat, handle, edge_id_from_attribute="id"))
+
+
+def read_graphml(path: Path) -> nx.MultiDiGraph:
+    """Read GraphML written by write_graphml back into the graph that was written."""
+    flat = nx.read_graphml(path, force_multigraph=True)
+    encoded = set(filter(None, flat.graph.pop(JSON_ATTRIBUTES_KEY, "").split(",")))
+    graph = nx.MultiDiGraph()
+    graph.graph.update(flat.graph)
+    for key, data in flat.nodes(data=True):
+        graph.add_node(key, **_decode(data, encoded))
+    for u, v, data in flat.edges(data=True):
+        data = _decode(data, encoded)
+        data.pop("id", None)
+        graph.add_edge(u, v, key=data["type"], **data)
+    return graph
+
+
+def _decode(data: dict[str, Any], encoded: set[str]) -> dict[str, Any]:
+    return {name: json.loads(value) if name in encoded else value for name, value in data.items()}
+
+
+def write_gexf(graph: nx.MultiDiGraph, path: Path) -> None:
+    """GEXF for Gephi, with the same scalar encoding as GraphML."""
+    flat = _scalar_graph(graph)
+    atomic_write(path, lambda handle: nx.write_gexf(flat, handle))
+
+
+def write_csv(graph: nx.MultiDiGraph, directory: Path) -> None:
+    """nodes.csv and edges.csv (aliases joined by '|'; the first evidence sentence per edge)."""
+    flat = ordered(graph)
+    nodes = io.StringIO()
+    writer = csv.DictWriter(nodes, fieldnames=NODE_CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for _, data in flat.nodes(data=True):
+        writer.writerow({**data, "aliases": "|".join(data.get("aliases", []))})
+    edges = io.StringIO()
+    writer = csv.DictWriter(edges, fieldnames=EDGE_CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for u, v, data in flat.edges(data=True):
+        writer.writerow({"source": u, "target": v, "type": data["type"], "count": data["count"],
+                         "confidence": data["confidence"], "evidence_sentence": data["evidence"][0]["sentence"]})
+    atomic_write_text(directory / "nodes.csv", nodes.getvalue())
+    atomic_write_text(directory / "edges.csv", edges.getvalue())

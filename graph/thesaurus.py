@@ -1,0 +1,56 @@
+"""A user thesaurus (VOSviewer's idea): 'label<TAB>replace by' merges entities; an empty replacement drops one."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from paperkg.errors import PaperkgError
+
+from .canonical import canonical_name
+
+
+def read_thesaurus(path: Path) -> dict[str, str]:
+    """Canonical term -> replacement ('' = drop). A header row 'label<TAB>replace by' is allowed."""
+    mapping: dict[str, str] = {}
+    try:
+        lines = Path(path).read_text(encoding="utf8").splitlines()
+    except OSError as error:
+        raise PaperkgError(f"{path}: cannot read the thesaurus ({error.strerror}).") from error
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2:
+            raise PaperkgError(f"{path}:{number}: a thesaurus line needs exactly one tab: 'label<TAB>replace by'.")
+        label, replacement = parts[0].strip(), parts[1].strip()
+        if number == 1 and label.lower() == "label" and replacement.lower() == "replace by":
+            continue
+        mapping[canonical_name(label)] = replacement
+    return mapping
+
+
+def apply_thesaurus(record: dict[str, Any], thesaurus: dict[str, str]) -> dict[str, Any]:
+    """The record with entities renamed or dropped; relations of dropped entities go too."""
+    if not thesaurus:
+        return record
+    kept: list[dict[str, Any]] = []
+    new_index: dict[int, int] = {}
+    for index, entity in enumerate(record["entities"]):
+        replacement = _lookup(entity, thesaurus)
+        if replacement == "":
+            continue
+        if replacement is not None:
+            entity = {**entity, "name": replacement, "acronym": None}
+        new_index[index] = len(kept)
+        kept.append(entity)
+    relations = [{**rel, "head": new_index[rel["head"]], "tail": new_index[rel["tail"]]}
+                 for rel in record["relations"] if rel["head"] in new_index and rel["tail"] in new_index]
+    return {**record, "entities": kept, "relations": relations}
+
+
+def _lookup(entity: dict[str, Any], thesaurus: dict[str, str]) -> str | None:
+    for term in (entity["name"], entity["text"], entity.get("acronym") or ""):
+        replacement = thesaurus.get(canonical_name(term)) if term else None
+        if replacement is not None:
+            return replacement
+    return None
