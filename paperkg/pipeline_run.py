@@ -56,6 +56,7 @@ class BuildSummary:
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     """Read, extract, build (or extend) the graph, and write the four outputs atomically."""
     started = time.perf_counter()
+    check_inputs(options.inputs)
     graph_path = options.output / JSON
     if options.update and not graph_path.is_file():
         raise PaperkgError(f"--update needs an earlier build in {options.output}, but {graph_path} does not exist.")
@@ -91,12 +92,20 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
 def run_extract(inputs: list[Path], output: Path, *, strict: bool, use_model: bool, batch_size: int,
                 console: Console) -> tuple[int, list]:
     """Extraction only: write one JSON line per paper; returns (papers, warnings)."""
+    check_inputs(inputs)
     warnings = WarningCollector()
     records = read_records(inputs, strict=strict, on_warning=warnings)
     lines = [json.dumps(e, ensure_ascii=False, sort_keys=True)
              for e in _with_progress(extract_records(records, _pipeline(use_model), batch_size), console)]
     _write_lines(output, lines)
     return len(lines), list(warnings)
+
+
+def check_inputs(inputs: list[Path]) -> None:
+    """An input that is neither an existing path nor a glob pattern is a usage error, not a warning."""
+    for path in inputs:
+        if not path.exists() and not any(c in str(path) for c in "*?["):
+            raise PaperkgError(f"{path}: no such file or directory.")
 
 
 def _pipeline(use_model: bool):

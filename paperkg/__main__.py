@@ -1,0 +1,4 @@
+"""`python -m paperkg` runs the CLI."""
+from paperkg.cli import main
+
+main()
