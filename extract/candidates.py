@@ -87,15 +87,22 @@ class CandidateFinder:
             i += 1
 
     def _name_before(self, doc: Doc, i: int):
-        start = i
-        while start > 0 and doc[start - 1].text[:1].isupper() and doc[start - 1].text not in self.not_names:
-            start -= 1
-            if i - start >= 4:
-                break
-        if start < i and not doc[start].is_sent_start:
-            yield Span(doc, start, i, label="Dataset", kb_id="cue")
-        elif start < i and i - start >= 1 and name_kind(doc[start].text):
-            yield Span(doc, start, i, label="Dataset", kb_id="cue")
+        """'the D dataset', 'the A, B and C benchmarks': capitalised items right before a data noun."""
+        end = i
+        while end > 0:
+            start = end
+            while start > 0 and end - start < 4 and self._capitalised(doc[start - 1]):
+                start -= 1
+            if start == end or (doc[start].is_sent_start and not name_kind(doc[start].text)):
+                return
+            yield Span(doc, start, end, label="Dataset", kb_id="cue")
+            if start >= 2 and doc[start - 1].lower_ in {"and", "or", ","}:
+                end = start - 2 if doc[start - 2].text == "," else start - 1
+            else:
+                return
+
+    def _capitalised(self, token) -> bool:
+        return (token.text[:1].isupper() or name_kind(token.text) is not None) and token.text not in self.not_names
 
 
 def _looks_like_name(span: Span) -> bool:

@@ -16,7 +16,7 @@ _LETTER_HYPHEN_GROUP = "(?:-|–|—|--|---|——|~)"
 
 @registry.tokenizers("paperkg.scientific_tokenizer.v1")
 def create_scientific_tokenizer() -> Callable[[Language], Tokenizer]:
-    """English rules minus the letter-hyphen-letter split, plus data/infixes.txt and data/tokenizer_specials.txt."""
+    """English rules minus the letter-hyphen-letter split, plus data/infixes.txt, suffixes.txt, tokenizer_specials.txt."""
 
     def make(nlp: Language) -> Tokenizer:
         infixes = [p for p in English.Defaults.infixes if _LETTER_HYPHEN_GROUP not in p]
@@ -26,7 +26,7 @@ def create_scientific_tokenizer() -> Callable[[Language], Tokenizer]:
             nlp.vocab,
             rules=dict(defaults.tokenizer_exceptions),
             prefix_search=compile_prefix_regex(defaults.prefixes).search,
-            suffix_search=compile_suffix_regex(defaults.suffixes).search,
+            suffix_search=compile_suffix_regex(list(defaults.suffixes) + list(read_lines("suffixes.txt"))).search,
             infix_finditer=compile_infix_regex(infixes).finditer,
             token_match=defaults.token_match,
             url_match=defaults.url_match,

@@ -1,0 +1,93 @@
+"""Unit tests: canonical names, keys and the graph builder's merging rules."""
+from __future__ import annotations
+
+import pytest
+
+from paperkg.graph.builder import GraphBuilder
+from paperkg.graph.canonical import acronym_key, canonical_name, entity_key
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Large Language Models", "large language model"),
+    ("Graph Transformers", "graph transformer"),
+    ("multi‑view clustering", "multi-view clustering"),
+    ("multi - view  clustering", "multi-view clustering"),
+    ("Gaussian processes", "gaussian process"),
+])
+def test_same_canonical_name(a, b):
+    assert canonical_name(a) == canonical_name(b)
+
+
+@pytest.mark.parametrize("name", ["analysis", "Gaussian process", "NAS", "bias", "time series", "data"])
+def test_words_that_are_not_plurals_stay(name):
+    assert canonical_name(name) == name.lower()
+
+
+def test_acronym_key_drops_plural_s_only():
+    assert acronym_key("LLMs") == "LLM"
+    assert acronym_key("GTs") == "GT"
+    assert acronym_key("NAS") == "NAS"
+
+
+def test_entity_key():
+    assert entity_key("Method", "Graph Transformers") == "method:graph transformer"
+
+
+def _record(paper_id, entities, relations=()):
+    sentences = ["S."]
+    return {"paper": {"id": paper_id, "abstract": "S. " * 40, "authors": []}, "sentences": sentences,
+            "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "rule", "confidence": 0.9,
+                               "role": "mentions", "acronym": None}, **e) for e in entities],
+            "acronyms": [], "undefined_acronyms": [], "relations": list(relations)}
+
+
+def test_acronym_and_long_form_are_one_node_across_papers():
+    builder = GraphBuilder()
+    builder.add(_record("p1", [{"text": "Graph Transformers", "name": "Graph Transformers", "label": "Method",
+                                "acronym": "GTs"}]))
+    builder.add(_record("p2", [{"text": "graph transformers", "name": "graph transformers", "label": "Method",
+                                "acronym": "GTs"}]))
+    graph = builder.finalize()
+    node = graph.nodes["method:graph transformer"]
+    assert node["acronym"] == "GT"
+    assert node["papers"] == 2
+    assert {"GTs", "Graph Transformers", "graph transformers"} <= set(node["aliases"])
+
+
+def test_same_short_form_two_long_forms_two_nodes():
+    builder = GraphBuilder()
+    builder.add(_record("p1", [{"text": "Soft Actor Critic", "name": "Soft Actor Critic", "label": "Method",
+                                "acronym": "SAC"}]))
+    builder.add(_record("p2", [{"text": "Self-Attention Compression", "name": "Self-Attention Compression",
+                                "label": "Method", "acronym": "SAC"}]))
+    graph = builder.finalize()
+    assert sum(1 for _, d in graph.nodes(data=True) if d.get("acronym") == "SAC") == 2
+
+
+def test_undefined_acronym_resolves_to_the_one_definition():
+    builder = GraphBuilder()
+    builder.add(_record("p1", [{"text": "Adaptive Reward Scaling", "name": "Adaptive Reward Scaling",
+                                "label": "Method", "acronym": "ARS"}]))
+    later = _record("p2", [])
+    later["undefined_acronyms"] = [{"text": "ARS", "start": 0, "end": 3, "sentence": 0}]
+    builder.add(later)
+    graph = builder.finalize()
+    assert graph.has_edge("paper:p2", "method:adaptive reward scaling", key="MENTIONS")
+
+
+def test_paper_added_twice_is_ignored():
+    builder = GraphBuilder()
+    record = _record("p1", [{"text": "BERT", "name": "BERT", "label": "Method"}])
+    assert builder.add(record) is True
+    assert builder.add(record) is False
+    graph = builder.finalize()
+    assert graph.nodes["method:bert"]["mentions"] == 1
+
+
+def test_one_paper_entity_edge_with_the_strongest_role():
+    builder = GraphBuilder()
+    builder.add(_record("p1", [{"text": "FooNet", "name": "FooNet", "label": "Method", "role": "proposes"},
+                               {"text": "FooNet", "name": "FooNet", "label": "Method", "role": "mentions"}]))
+    graph = builder.finalize()
+    assert list(graph["paper:p1"]["method:foonet"]) == ["PROPOSES"]
+    assert graph["paper:p1"]["method:foonet"]["PROPOSES"]["count"] == 2
