@@ -150,9 +150,13 @@ def eval_scierc(
 ) -> None:
     """Exact-match entity precision, recall and F1 per label, over six labels and over Task/Method/Material/Metric."""
     from paperkg import eval_scierc as evaluation
+    from paperkg.api import load_pipeline
 
     _require_file(file)
-    result = evaluation.run(file, nlp=evaluation.pipeline_for(pipeline), predictions_out=predictions)
+    if pipeline not in ("full", "model"):
+        raise PaperkgError(f"--pipeline must be 'full' or 'model', not {pipeline!r}.")
+    nlp = load_pipeline() if pipeline == "full" else evaluation.load_model()
+    result = evaluation.run(file, nlp=nlp, predictions_out=predictions)
     print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
 
 

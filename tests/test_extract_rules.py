@@ -1,0 +1,108 @@
+"""Unit tests: lexicon, rule candidates, entity assembly, proposals, roles and cue relations (rules only)."""
+from __future__ import annotations
+
+import pytest
+
+from paperkg.extract.pipeline import build_pipeline
+from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_pipeline(model=None)
+
+
+def entities(doc):
+    return [(e.text, e.label_) for e in doc.spans["entities"]]
+
+
+def test_lexicon_matches_case_and_plural(nlp):
+    doc = nlp("Graph neural networks and large language models are trained on ImageNet with Adam.")
+    found = {(e.text, e.label_, e._.canonical) for e in doc.spans["entities"]}
+    assert ("Graph neural networks", "Method", "graph neural network") in found
+    assert ("large language models", "Method", "large language model") in found
+    assert ("ImageNet", "Dataset", "ImageNet") in found
+
+
+def test_lexicon_names_with_capitals_match_exactly(nlp):
+    assert ("imagenet", "Dataset") not in entities(nlp("the imagenet of ideas"))
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("We propose QMamba by revisiting the Mamba model.", "QMamba"),
+    ("We introduce NAIAD, an active learning framework that finds gene pairs.", "NAIAD"),
+    ("We present Score-Fusion, a novel volumetric translation model.", "Score-Fusion"),
+    ("Our method, dubbed Conservative Diffusion Q-learning (CDQ), works.", "Conservative Diffusion Q-learning"),
+    ("In this work we develop FooBar to speed up training.", "FooBar"),
+])
+def test_proposed_names(nlp, sentence, name):
+    doc = nlp(sentence)
+    proposed = {e._.canonical for e in doc.spans["entities"] if e._.proposed}
+    assert name in proposed
+
+
+def test_passive_proposed_is_not_a_proposal(nlp):
+    doc = nlp("Robust Markov games (RMGs) have been proposed to enhance robustness.")
+    assert not any(e._.proposed for e in doc.spans["entities"])
+
+
+def test_known_methods_after_propose_are_not_proposed(nlp):
+    doc = nlp("We propose to train graph neural networks (GNNs) with dropout.")
+    assert not any(e._.proposed for e in doc.spans["entities"])
+
+
+def test_stop_phrases_are_not_entities(nlp):
+    doc = nlp("In this paper, our method beats existing approaches in experiments; results are strong.")
+    names = {e.text.lower() for e in doc.spans["entities"]}
+    assert not names & {"this paper", "our method", "existing approaches", "experiments", "results"}
+
+
+@pytest.mark.parametrize("sentence, datasets", [
+    ("TS-SNN achieves state-of-the-art performance on benchmarks like CIFAR-10 (96.72%), CIFAR-100 (80.28%), "
+     "and ImageNet (70.61%).", {"CIFAR-10", "CIFAR-100", "ImageNet"}),
+    ("Experiments on the ISPRS Potsdam and LoveDA datasets show gains.", {"ISPRS Potsdam", "LoveDA"}),
+    ("Evaluations on the Meta-World benchmark demonstrate that ARS outperforms baselines.", {"Meta-World"}),
+    ("We test on datasets such as Foo-1K, BarQA and Baz.", {"Foo-1K", "BarQA", "Baz"}),
+])
+def test_datasets_from_cues(nlp, sentence, datasets):
+    doc = nlp(sentence)
+    assert datasets <= {e.text for e in doc.spans["entities"] if e.label_ == "Dataset"}
+    assert all(e._.role == "evaluates_on" for e in doc.spans["entities"] if e.label_ == "Dataset")
+
+
+def test_relations(nlp):
+    doc = nlp("We propose FooNet for image classification. FooNet outperforms ResNet on CIFAR-10.")
+    ents = list(doc.spans["entities"])
+    found = {(r["type"], ents[r["head"]].text, ents[r["tail"]].text) for r in doc._.relations}
+    assert ("USED_FOR", "FooNet", "image classification") in found
+    assert ("COMPARED_WITH", "FooNet", "ResNet") in found
+    assert ("EVALUATED_ON", "FooNet", "CIFAR-10") in found
+
+
+def test_every_entity_has_evidence_fields(nlp):
+    doc = nlp("We propose FooNet for image classification.")
+    for e in doc.spans["entities"]:
+        assert e._.source and 0 < e._.confidence <= 1 and e._.role
+
+
+def test_thesaurus_merges_and_drops(tmp_path):
+    path = tmp_path / "thesaurus.tsv"
+    path.write_text("label\treplace by\nLLMs\tlarge language model\nneural network\t\n")
+    thesaurus = read_thesaurus(path)
+    record = {"entities": [
+        {"text": "LLMs", "name": "LLMs", "acronym": None},
+        {"text": "neural networks", "name": "neural networks", "acronym": None},
+        {"text": "FooNet", "name": "FooNet", "acronym": None}],
+        "relations": [{"head": 0, "tail": 2, "type": "COMPARED_WITH"}, {"head": 1, "tail": 2, "type": "IS_A"}]}
+    result = apply_thesaurus(record, thesaurus)
+    assert [e["name"] for e in result["entities"]] == ["large language model", "FooNet"]
+    assert result["relations"] == [{"head": 0, "tail": 1, "type": "COMPARED_WITH"}]
+
+
+def test_thesaurus_bad_line_names_the_line(tmp_path):
+    from paperkg.errors import PaperkgError
+
+    path = tmp_path / "t.tsv"
+    path.write_text("a\tb\nno tab here\n")
+    with pytest.raises(PaperkgError, match="t.tsv:2"):
+        read_thesaurus(path)
