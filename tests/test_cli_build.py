@@ -163,3 +163,13 @@ def test_bad_lines_warn_and_exit_3(tmp_path):
     assert result.returncode == 3
     assert "papers.jsonl:2" in result.stderr
     assert read_json(tmp_path / "out" / "graph.json").has_node("paper:a1")
+
+
+def test_thesaurus_merges_and_drops_at_build_time(corpus, tmp_path):
+    thesaurus = tmp_path / "thesaurus.tsv"
+    thesaurus.write_text("label\treplace by\nGraph Transformers\tTransformer\nneural network\t\n")
+    run_cli("build", str(corpus), "-o", str(tmp_path / "out"), "--thesaurus", str(thesaurus))
+    graph = read_json(tmp_path / "out" / "graph.json")
+    assert "method:graph transformer" not in graph
+    assert "method:neural network" not in graph
+    assert graph.nodes["method:transformer"]["papers"] >= 2

@@ -1,0 +1,182 @@
+"""From one input record's raw fields (any reader, any layout) to a PaperRecord.
+
+Field names are matched through paperkg/data/field_aliases.tsv, so the arXiv metadata
+snapshot, Semantic Scholar, CSL-JSON, BibTeX and plain id/title/abstract inputs all work.
+
+Paper ids are stable: the record's own id where it has one, normalised so that one paper
+keeps one id (arXiv ids lose an "arXiv:" prefix, URL form and version suffix:
+"arXiv:2101.00001v2" -> "2101.00001"; DOIs lose their resolver prefix and are lower-cased,
+DOIs being case-insensitive); otherwise "h" + the first 16 hex digits of the SHA-256 of the
+normalised abstract (case-folded, whitespace collapsed), so the same abstract read from two
+files, or read again later, is the same paper.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from paperkg.datafiles import read_table
+from paperkg.normalize import normalize_inline, normalize_text
+from paperkg.records import PaperRecord
+
+
+class RecordError(ValueError):
+    """A raw record that cannot become a paper (the message says why)."""
+
+
+_ARXIV_ID = re.compile(
+    r"(?:arxiv:\s*|https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/)?"
+    r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?",
+    re.IGNORECASE,
+)
+_DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|2[01]\d\d)(?!\d)")
+_SPACED_INITIAL_HYPHEN = re.compile(r"(?<=\.)\s+-(?=\w)")  # arXiv's "C. -P." for "C.-P."
+_AUTHOR_AND = re.compile(r"\s*,?\s+and\s+|\s*&\s*", re.IGNORECASE)
+
+
+def record_from_fields(raw: Mapping[str, Any], source: str) -> PaperRecord:
+    """Build the PaperRecord for one raw input record; RecordError when it has no abstract."""
+    fields = _canonical_fields(raw)
+    abstract = _as_text(fields.get("abstract")).strip()
+    if not abstract:
+        raise RecordError("record has no abstract")
+    normalized = normalize_text(abstract)
+    if not normalized.text:
+        raise RecordError("abstract is empty once markup and links are removed")
+    own_id = normalize_paper_id(_as_text(fields.get("id")))
+    paper_id = own_id or text_paper_id(normalized.text)
+    return PaperRecord(
+        id=paper_id,
+        abstract=normalized.text,
+        title=normalize_inline(_as_text(fields.get("title"))) or None,
+        year=find_year(fields.get("year")),
+        venue=normalize_inline(_as_text(fields.get("venue"))) or None,
+        authors=parse_authors(fields.get("authors")),
+        url=_as_text(fields.get("url")).strip() or _url_for_id(own_id),
+        code_url=_as_text(fields.get("code_url")).strip() or normalized.code_url,
+        source=source,
+    )
+
+
+def text_paper_id(abstract: str) -> str:
+    """The id of a paper that has none of its own: a hash of its normalised abstract."""
+    key = " ".join(abstract.casefold().split())
+    return "h" + hashlib.sha256(key.encode("utf8")).hexdigest()[:16]
+
+
+def normalize_paper_id(raw_id: str) -> str:
+    """A record's own id in canonical form ('' when there is none); see the module docstring."""
+    raw_id = " ".join(raw_id.split())
+    if match := _ARXIV_ID.fullmatch(raw_id):
+        return match.group(1)
+    if match := _DOI.fullmatch(raw_id):
+        return match.group(1).lower()
+    return raw_id
+
+
+def find_year(value: Any) -> int | None:
+    """The publication year in a number, a date string, an arXiv `versions` list (first
+    version) or a CSL date object; None when there is none."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value if 1800 <= value <= 2199 else None
+    if isinstance(value, float):
+        return find_year(int(value)) if value.is_integer() else None
+    if isinstance(value, str):
+        match = _YEAR.search(value)
+        return int(match.group(1)) if match else None
+    if isinstance(value, Mapping):
+        candidates = [value[key] for key in ("created", "date", "date-parts", "year") if key in value]
+        return next((y for y in map(find_year, candidates or value.values()) if y), None)
+    if isinstance(value, (list, tuple)) and value:
+        return find_year(value[0])
+    return None
+
+
+def parse_authors(value: Any) -> list[str]:
+    """Author names from a list (strings, arXiv [last, first, suffix] triples, or objects with
+    name / given+family / first+last) or one string ("A and B", "A, B and C", "A; B",
+    BibTeX "Last, First and Last, First")."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        names = _split_author_string(value)
+    elif isinstance(value, Mapping):
+        names = [_author_from_object(value)]
+    else:
+        names = [_author_from_item(item) for item in value]
+    return [name for name in (normalize_inline(n) for n in names) if name]
+
+
+def _split_author_string(text: str) -> list[str]:
+    text = " ".join(text.split())
+    if ";" in text:
+        return text.split(";")
+    parts = _AUTHOR_AND.split(text)
+    if len(parts) > 1 and all(part.count(",") == 1 for part in parts):
+        return [" ".join(reversed(part.split(","))) for part in parts]  # BibTeX "Last, First"
+    return [name for part in parts for name in part.split(",")]
+
+
+def _author_from_item(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Mapping):
+        return _author_from_object(item)
+    if isinstance(item, (list, tuple)):  # arXiv authors_parsed: [last, first, suffix]
+        last, first, *rest = [*map(_as_text, item), "", ""]
+        return _SPACED_INITIAL_HYPHEN.sub("-", " ".join([first, last, *rest]))
+    return _as_text(item)
+
+
+def _author_from_object(item: Mapping[str, Any]) -> str:
+    lowered = {str(key).lower(): value for key, value in item.items()}
+    if lowered.get("name"):
+        return _as_text(lowered["name"])
+    given = lowered.get("given") or lowered.get("first") or lowered.get("forenames") or ""
+    family = lowered.get("family") or lowered.get("last") or lowered.get("keyname") or ""
+    return f"{_as_text(given)} {_as_text(family)}"
+
+
+def _url_for_id(paper_id: str) -> str | None:
+    if _ARXIV_ID.fullmatch(paper_id):
+        return f"https://arxiv.org/abs/{paper_id}"
+    if _DOI.fullmatch(paper_id):
+        return f"https://doi.org/{paper_id}"
+    return None
+
+
+def _as_text(value: Any) -> str:
+    """A field value as text: lists of strings are joined, None is ''."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(_as_text(item) for item in value)
+    return str(value)
+
+
+@cache
+def field_aliases() -> dict[str, str]:
+    """Input field name (as `field_key` spells it) -> record field, in priority order."""
+    return {alias: field for alias, field in read_table("field_aliases.tsv")}
+
+
+def field_key(name: str) -> str:
+    """An input field name as the alias table spells it: lower case, '-' and ' ' as '_'."""
+    return re.sub(r"[-\s]+", "_", name.strip().lower())
+
+
+def _canonical_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Record fields from input fields: the first alias present and non-empty wins."""
+    by_key = {field_key(str(name)): value for name, value in raw.items() if name is not None}
+    fields: dict[str, Any] = {}
+    for alias, field in field_aliases().items():
+        value = by_key.get(alias)
+        if field not in fields and value not in (None, "", [], {}):
+            fields[field] = value
+    return fields
