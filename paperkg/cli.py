@@ -56,11 +56,14 @@ def build(
     model: Annotated[bool, typer.Option(help="Use the shipped statistical NER model (--no-model: rules only).")] = True,
     thesaurus: Annotated[Optional[Path], typer.Option(help="TSV of 'label<TAB>replace by' (empty: drop the entity).")] = None,
     size_by: Annotated[str, typer.Option(help="Node size in graph.html: degree or pagerank.")] = "degree",
+    colour_by: Annotated[str, typer.Option(help="Node colour in graph.html: type or community.")] = "type",
+    show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
     batch_size: Annotated[int, typer.Option(help="Abstracts per spaCy batch.")] = 32,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html, extractions.jsonl."""
     options = BuildOptions(inputs=inputs, output=output, update=update, strict=strict, use_model=model,
-                           thesaurus=thesaurus, size_by=size_by, batch_size=batch_size)
+                           thesaurus=thesaurus, size_by=size_by, colour_by=colour_by,
+                           show_concepts=show_concepts, batch_size=batch_size)
     summary = run_build(options, console)
     _print_summary(summary)
     if summary.warnings:

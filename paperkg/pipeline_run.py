@@ -36,6 +36,8 @@ class BuildOptions:
     use_model: bool = True
     thesaurus: Path | None = None
     size_by: str = "degree"
+    colour_by: str = "type"
+    show_concepts: bool = False
     batch_size: int = 32
 
 
@@ -79,7 +81,8 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     _write_lines(options.output / EXTRACTIONS, old_lines + new_lines)
     exports.write_graphml(graph, options.output / GRAPHML)
     exports.write_json(graph, graph_path)
-    render_html(graph, options.output / HTML, size_by=options.size_by)
+    render_html(graph, options.output / HTML, size_by=options.size_by, colour_by=options.colour_by,
+                show_concepts=options.show_concepts, title=_title(options.inputs))
     summary.written = [options.output / name for name in (GRAPHML, JSON, HTML, EXTRACTIONS)]
     summary.papers_total = sum(1 for _, d in graph.nodes(data=True) if d["label"] == "Paper")
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
@@ -99,6 +102,11 @@ def run_extract(inputs: list[Path], output: Path, *, strict: bool, use_model: bo
              for e in _with_progress(extract_records(records, _pipeline(use_model), batch_size), console)]
     _write_lines(output, lines)
     return len(lines), list(warnings)
+
+
+def _title(inputs: list[Path]) -> str:
+    names = ", ".join(path.name for path in inputs[:3]) + (" …" if len(inputs) > 3 else "")
+    return f"paperkg · {names}"
 
 
 def check_inputs(inputs: list[Path]) -> None:
