@@ -20,13 +20,17 @@ _NAME = re.compile(
     r"|[A-Z]{2,}[a-z]?[A-Z]*s?)$"
 )
 _ALL_CAPS = re.compile(r"^[A-Z]{2,}s?$")
+_TITLE_HYPHEN = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 
 
 def name_kind(text: str) -> str | None:
-    """'caps' for all-capital tokens (acronym-like), 'name' for other name shapes, else None."""
+    """'caps' for all-capital tokens (acronym-like), 'weak' for Title-Case-Hyphenated words
+    (a name only when proposed: Score-Fusion, not Zero-Cost), 'name' for other name shapes."""
     if not _NAME.match(text):
         return None
-    return "caps" if _ALL_CAPS.match(text) else "name"
+    if _ALL_CAPS.match(text):
+        return "caps"
+    return "weak" if _TITLE_HYPHEN.match(text) else "name"
 
 
 class CandidateFinder:
@@ -60,23 +64,28 @@ class CandidateFinder:
                 yield from self._name_before(doc, token.i)
 
     def _list_after(self, doc: Doc, i: int):
+        """Items after 'like', 'such as', 'including' ... or inside a bracket: 'datasets (A, B, and C)'."""
+        closer = None
         if i < len(doc) - 1 and f"{doc[i].lower_} {doc[i + 1].lower_}" in self.cues.list_introducers:
             i += 2
         elif i < len(doc) and doc[i].lower_ in self.cues.list_introducers:
             i += 1
+        elif i < len(doc) and doc[i].text == "(":
+            i, closer = i + 1, ")"
         else:
             return
-        sent_end = doc[i - 1].sent.end if i - 1 < len(doc) else len(doc)
+        sent_end = doc[i - 1].sent.end
         start = None
         depth = 0
         while i <= sent_end:
-            token = doc[i] if i < sent_end else None
-            text = token.text if token is not None else "."
-            if text in "([":
+            text = doc[i].text if i < sent_end else "."
+            if depth == 0 and text == closer:
+                text = "."
+            if text in {"(", "["}:
                 depth += 1
-            elif text in ")]":
+            elif text in {")", "]"}:
                 depth = max(0, depth - 1)
-            elif depth == 0 and (text in {",", "and", "or", ".", ";", ":"} or token is None):
+            elif depth == 0 and text in {",", "and", "or", ".", ";", ":"}:
                 if start is not None and _looks_like_name(doc[start:i]):
                     yield Span(doc, start, i, label="Dataset", kb_id="cue")
                 start = None

@@ -130,7 +130,7 @@ class EntityAssembler:
             while end > start and doc[end - 1].is_punct:
                 end -= 1
         span = Span(doc, start, end, label=cand.label or "Unknown")
-        if not self._is_term(span):
+        if not self._is_term(span, cand.canonical):
             return None
         span._.canonical = cand.canonical or span.text
         span._.acronym = cand.acronym
@@ -140,9 +140,11 @@ class EntityAssembler:
             span._.acronym = span.text
         return span
 
-    def _is_term(self, span: Span) -> bool:
+    def _is_term(self, span: Span, canonical: str | None = None) -> bool:
         text = span.text.lower()
         if len(span) == 0 or len(text) < 2 or text in self.stop_phrases:
+            return False
+        if canonical is not None and canonical.lower() in self.stop_phrases:
             return False
         if all(t.lower_ in self.generic_words or t.lower_ in self.stop_phrases or t.is_punct for t in span):
             return False
@@ -151,8 +153,9 @@ class EntityAssembler:
         return not (span[0].is_punct or span[-1].lower_ in {"and", "or", "of", "for", "the"})
 
     def _keep_name(self, doc: Doc, span: Span) -> bool:
-        """All-capital tokens are acronyms: kept as entities only when proposed or typed by context."""
-        return span._.acronym is None or span._.proposed or span.label_ == "Dataset"
+        """Acronym-like and Title-Hyphenated names are kept only when proposed or typed by context."""
+        weak = span._.acronym is not None or name_kind(span.text) == "weak"
+        return not weak or span._.proposed or span.label_ == "Dataset"
 
     @staticmethod
     def _undefined_acronyms(doc: Doc, spans: list[Span]) -> list[dict]:

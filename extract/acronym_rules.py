@@ -1,0 +1,389 @@
+"""Acronym rules on plain token texts: short-form shapes and long-form alignment.
+
+Kept free of spaCy objects so the pipeline component, the SDU evaluation and the tests
+share one implementation that runs on plain Python strings (thousands of sentences/s).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+
+JOINERS = frozenset({"-", "/", "–"})
+BOUNDARIES = frozenset({"(", ")", "[", "]", "{", "}", ";", ":", ".", "=", "!", "?", '"', "“", "”"})
+OPENERS = {"(": ")", "[": "]"}
+INF = float("inf")
+
+_CAMEL_NAME = re.compile(r"^(?:[A-Z][a-z]{2,}){2,}\d*$")   # ResNet, TensorFlow, GitHub
+_CAPITALISED = re.compile(r"^[A-Z][a-z]+$")                 # Self, Med (in Self-REF, Med-LVLMs)
+_INNER_INITIAL = re.compile(r"[A-Z]|(?<=[^A-Za-z0-9])[a-z0-9]|(?<=[A-Za-z])[0-9]")  # mAtrix, Function-space
+_CITATION = re.compile(r"[a-z]{2,}(?:19|20)\d\d[a-z]?$")     # Fink2017, Steinke2008
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Penalties of an alignment between a short form and a candidate long form."""
+
+    non_initial: float = 0.6      # a short-form letter matched inside a word, not at its start
+    skipped_content: float = 1.5  # a content word inside the long form that gives no letter
+    skipped_part: float = 0.6     # a hyphenated part that gives no letter (cell-to-cell)
+    skipped_stop: float = 0.2     # a function word inside the long form that gives no letter
+    skipped_comma: float = 0.8    # a comma inside the long form
+    stop_for_capital: float = 0.4  # a capital of the short form matched by a function word
+    trailing: float = 0.5         # the first word left out between long form and short form
+    trailing_more: float = 1.0    # each further word left out there
+    trailing_head: float = 0.2    # a head noun left out there ("... methods (MCMC)")
+    leading: float = 0.8          # a word skipped before a long form that follows its short form
+    per_word: float = 0.01        # tie-break: prefer the shorter long form
+    allowed_base: float = 0.7     # accept when cost <= allowed_base + allowed_per_letter * n
+    allowed_per_letter: float = 0.35
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Word lists of the acronym rules, read from extract/data/acronym_*."""
+
+    long_stopwords: frozenset[str]
+    not_long_start: frozenset[str]
+    head_nouns: frozenset[str]
+    not_short: frozenset[str]
+    bracket_lead: frozenset[str]
+    short_long_cues: tuple[tuple[str, ...], ...]
+    long_short_cues: tuple[tuple[str, ...], ...]
+    digit_words: dict[str, frozenset[str]]
+    definition_separators: frozenset[str]
+    apposition_separators: frozenset[str]
+
+
+def _read_list(path: Path) -> frozenset[str]:
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+@cache
+def load_lexicon(data_dir: Path = DATA_DIR) -> Lexicon:
+    """Read the acronym word lists once per data directory."""
+    cues = json.loads((data_dir / "acronym_cues.json").read_text(encoding="utf-8"))
+    return Lexicon(
+        long_stopwords=_read_list(data_dir / "acronym_long_stopwords.txt"),
+        not_long_start=_read_list(data_dir / "acronym_not_long_start.txt"),
+        head_nouns=_read_list(data_dir / "acronym_head_nouns.txt"),
+        not_short=_read_list(data_dir / "acronym_not_short.txt"),
+        bracket_lead=frozenset(cues["bracket_lead"]),
+        short_long_cues=tuple(tuple(cue) for cue in cues["short_long_cues"]),
+        long_short_cues=tuple(tuple(cue) for cue in cues["long_short_cues"]),
+        digit_words={d: frozenset(ws) for d, ws in cues["digit_words"].items()},
+        definition_separators=frozenset(cues["definition_separators"]),
+        apposition_separators=frozenset(cues["apposition_separators"]),
+    )
+
+
+# ---------------------------------------------------------------------------- shapes
+
+def is_short_shape(word: str, lexicon: Lexicon, camel_case_names: bool = False) -> bool:
+    """True for a single token that looks like an acronym: LLMs, fMRI, F1, 3GPP, IoT."""
+    if word.islower() or word[1:].islower() or not 2 <= len(word) <= 12 or not word.isalnum():
+        return False  # the common cases first: "model", "Model"
+    if word in lexicon.not_short:
+        return False
+    upper = sum(c.isupper() for c in word)
+    if upper >= 2:
+        if _CITATION.search(word):
+            return False
+        return camel_case_names or not _CAMEL_NAME.match(word)
+    if upper == 1:
+        digits = sum(c.isdigit() for c in word)
+        lower = len(word) - upper - digits
+        return digits >= 1 and lower <= 1 and len(word) <= 5
+    return False
+
+
+def _is_name_part(part: str, lexicon: Lexicon, camel_case_names: bool) -> bool:
+    """A piece that may sit in a hyphenated short form beside an acronym (10, Self, U, 2D)."""
+    return (
+        part.isdigit()
+        or (len(part) == 1 and part.isupper())
+        or bool(_CAPITALISED.match(part))
+        or is_short_shape(part, lexicon, camel_case_names)
+    )
+
+
+def is_compound_short(word: str, lexicon: Lexicon, camel_case_names: bool = False) -> bool:
+    """True for one token joining acronym pieces: MAGEP-NFN, TS-SNN, CIFAR-10, Med-LVLMs."""
+    if not any(j in word for j in JOINERS):
+        return False
+    parts = re.split(r"[-/–]", word)
+    if len(parts) < 2 or not all(parts):
+        return False
+    if not all(_is_name_part(p, lexicon, camel_case_names) for p in parts):
+        return False
+    return any(is_short_shape(p, lexicon, camel_case_names) for p in parts) or all(
+        len(p) == 1 and p.isupper() for p in parts
+    )
+
+
+def short_runs(texts: list[str], cache: TokenCache) -> list[tuple[int, int]]:
+    """Token ranges [start, end) of acronym mentions, joining pieces split by the tokenizer
+    ("RASTA - PLP", "LTE - U", "O - D") into one mention."""
+    features = [cache.get(t) for t in texts]
+    runs: list[tuple[int, int]] = []
+    i, n = 0, len(texts)
+    while i < n:
+        if not features[i].name_part:
+            i += 1
+            continue
+        end = i + 1
+        while end + 1 < n and texts[end] in JOINERS and features[end + 1].name_part:
+            end += 2
+        pieces = range(i, end, 2)
+        if any(features[k].shaped for k in pieces) or (
+            end - i > 1 and all(len(texts[k]) == 1 and texts[k].isupper() for k in pieces)
+        ):
+            runs.append((i, end))
+            i = end
+        else:
+            i += 1
+    return runs
+
+
+def short_form_letters(short: str) -> list[str]:
+    """Letter sequences to align for a short form: without joiners, then without a plural s."""
+    core = "".join(c for c in short if c.isalnum())
+    variants = []
+    if len(core) > 2 and core.endswith("s") and core[-2].isupper():
+        variants.append(core[:-1])
+    variants.append(core)
+    return variants
+
+
+def singular_plural_variants(short: str) -> tuple[str, ...]:
+    """The keys under which a defined short form is recognised later (LLMs <-> LLM)."""
+    if len(short) > 2 and short.endswith("s") and short[-2].isupper():
+        return short, short[:-1]
+    if short[-1:].isupper():
+        return short, short + "s"
+    return (short,)
+
+
+# ------------------------------------------------------------------------ alignment
+
+@dataclass(frozen=True)
+class WordInfo:
+    """What the aligner needs of one token."""
+
+    lower: str
+    initials: frozenset[int]
+    kind: str  # "content" | "part" (next to a hyphen) | "stop" | "joiner" | "comma" | "boundary"
+
+
+def word_infos(texts: list[str], cache: TokenCache) -> list[WordInfo]:
+    """WordInfo of every token; a content word joined by a hyphen to its neighbour is a part."""
+    infos = [cache.get(t).info for t in texts]
+    for j, info in enumerate(infos):
+        if info.kind == "joiner" and texts[j] in JOINERS:
+            for k in (j - 1, j + 1):
+                if 0 <= k < len(infos) and infos[k].kind == "content":
+                    infos[k] = WordInfo(infos[k].lower, infos[k].initials, "part")
+    return infos
+
+
+def word_info(text: str, lexicon: Lexicon) -> WordInfo:
+    """Letters of a token and the positions that start a word or a word part."""
+    lower = text.lower()
+    if text in BOUNDARIES:
+        kind = "boundary"
+    elif text in JOINERS or not any(c.isalnum() for c in text):
+        kind = "comma" if text == "," else "joiner"
+    elif lower in lexicon.long_stopwords:
+        kind = "stop"
+    else:
+        kind = "content"
+    initials = {0} if text[:1].isalnum() else set()
+    if not (text.isalpha() and text[1:].islower()):
+        initials.update(m.start() for m in _INNER_INITIAL.finditer(text, 1))
+    return WordInfo(lower, frozenset(initials), kind)
+
+
+@dataclass(frozen=True)
+class TokenFeatures:
+    """Shape and word features of one token text."""
+
+    shaped: bool      # an acronym on its own (LLMs, MAGEP-NFN)
+    name_part: bool   # may be a piece of an acronym split by the tokenizer (RASTA - PLP, LTE - U)
+    info: WordInfo
+
+
+class TokenCache:
+    """Token features keyed by text: corpora repeat their words, so each is analysed once."""
+
+    max_entries = 200_000
+
+    def __init__(self, lexicon: Lexicon, camel_case_names: bool = False) -> None:
+        self.lexicon = lexicon
+        self.camel_case_names = camel_case_names
+        self._features: dict[str, TokenFeatures] = {}
+
+    def get(self, text: str) -> TokenFeatures:
+        found = self._features.get(text)
+        if found is None:
+            if len(self._features) >= self.max_entries:
+                self._features.clear()
+            shaped = is_short_shape(text, self.lexicon, self.camel_case_names) or is_compound_short(
+                text, self.lexicon, self.camel_case_names)
+            name_part = shaped or (len(text) == 1 and text.isupper())
+            found = TokenFeatures(shaped, name_part, word_info(text, self.lexicon))
+            self._features[text] = found
+        return found
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A long form [start, end) found for a short form, with its cost."""
+
+    start: int
+    end: int
+    cost: float
+
+
+class Aligner:
+    """Matches the letters of a short form to the words of a candidate long form.
+
+    Letters prefer word initials (and capitals or hyphen parts inside a word); a letter may
+    also come from inside a word already contributing one (RecNN = Recursive Neural Network).
+    Every short-form letter must be used; skipped content words cost most, so the cheapest
+    alignment is the long form a reader would choose.
+    """
+
+    max_memo = 200_000
+
+    def __init__(self, lexicon: Lexicon, costs: Costs | None = None) -> None:
+        self.lexicon = lexicon
+        self.costs = costs or Costs()
+        self._chunk_memo: dict[tuple, dict[int, float]] = {}
+
+    def allowed(self, letters: str) -> float:
+        return self.costs.allowed_base + self.costs.allowed_per_letter * len(letters)
+
+    def _chunk_costs(self, word: WordInfo, letters: str, i: int, capitals: list[bool],
+                     opens_long_form: bool = False) -> dict[int, float]:
+        """Cost of letting one word supply letters[i:i+k], for every feasible k. The word that
+        opens a long form must give its first letter from its very start."""
+        key = (word, letters, i, capitals[i], opens_long_form)
+        found = self._chunk_memo.get(key)
+        if found is None:
+            if len(self._chunk_memo) >= self.max_memo:
+                self._chunk_memo.clear()
+            found = self._chunk_memo[key] = self._match_chunks(word, letters, i, capitals[i], opens_long_form)
+        return found
+
+    def _match_chunks(self, word: WordInfo, letters: str, i: int, capital: bool,
+                      opens_long_form: bool) -> dict[int, float]:
+        out: dict[int, float] = {}
+        first = letters[i]
+        if first.isdigit() and word.lower in self.lexicon.digit_words.get(first, ()):
+            out[1] = 0.0
+        if word.kind not in ("content", "part", "stop"):
+            return out
+        text = word.lower
+        stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
+        openings = (0,) if opens_long_form else sorted(word.initials)
+        best: dict[tuple[int, int], float] = {}
+        frontier = [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
+        while frontier:
+            j, q, cost = frontier.pop()
+            if best.get((j, q), INF) <= cost:
+                continue
+            best[(j, q)] = cost
+            if cost < out.get(j - i, INF):
+                out[j - i] = cost
+            if j < len(letters):
+                for p in range(q, len(text)):
+                    if text[p] == letters[j]:
+                        extra = 0.0 if p in word.initials else self.costs.non_initial
+                        frontier.append((j + 1, p + 1, cost + extra))
+        return out
+
+    def _skip_cost(self, word: WordInfo) -> float:
+        return {
+            "content": self.costs.skipped_content,
+            "part": self.costs.skipped_part,
+            "stop": self.costs.skipped_stop,
+            "joiner": 0.0,
+            "comma": self.costs.skipped_comma,
+        }.get(word.kind, INF)
+
+    def _best(self, words: list[WordInfo], letters: str, capitals: list[bool], lo: int, hi: int
+              ) -> dict[int, list[tuple[float, int]]]:
+        """Dynamic programme: rows[w][i] = (cost, end of long form) of matching letters[i:]
+        with words[w:hi]; words left over after the last letter are trimmed at a cost."""
+        n = len(letters)
+        row: list[tuple[float, int]] = [(INF, hi)] * n + [(0.0, hi)]
+        rows = {hi: row}
+        trailing = 0.0
+        for w in range(hi - 1, lo - 1, -1):
+            word = words[w]
+            if word.lower in self.lexicon.head_nouns:
+                trailing += self.costs.trailing_head
+            elif word.kind != "joiner":
+                trailing += self.costs.trailing_more if trailing else self.costs.trailing
+            skip = self._skip_cost(word)
+            below = row
+            row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
+            for i in range(n):
+                if letters[i] not in word.lower and not letters[i].isdigit():
+                    continue
+                for k, cost in self._chunk_costs(word, letters, i, capitals).items():
+                    rest, end = below[i + k]
+                    if cost + rest < row[i][0]:
+                        row[i] = (cost + rest, end)
+            rows[w] = row
+        return rows
+
+    def align(self, short: str, words: list[WordInfo], lo: int, hi: int, anchored_start: bool) -> Alignment | None:
+        """Best long form for `short` inside words[lo:hi].
+
+        anchored_start: the long form must begin at the first word of the window (short form
+        first, long form after it); otherwise it may begin anywhere and should end near hi.
+        """
+        best: Alignment | None = None
+        for letters in short_form_letters(short):
+            caps = [c.isupper() for c in letters]
+            found = self._align_letters(letters.lower(), caps, words, lo, hi, anchored_start)
+            if found and (best is None or found.cost < best.cost):
+                best = found
+        return best
+
+    def _starts(self, words: list[WordInfo], lo: int, hi: int, anchored_start: bool) -> list[tuple[int, float]]:
+        """Words that may open the long form, with the cost of the words skipped before it."""
+        opening = [w for w in range(lo, hi) if words[w].kind in ("content", "part")
+                   and words[w].lower not in self.lexicon.not_long_start]
+        if not anchored_start:
+            return [(w, 0.0) for w in opening]
+        return [(w, self.costs.leading * n) for n, w in enumerate(opening[:3])]
+
+    def _align_letters(self, letters: str, caps: list[bool], words: list[WordInfo], lo: int, hi: int,
+                       anchored_start: bool) -> Alignment | None:
+        if not letters or hi <= lo:
+            return None
+        window = "".join(words[w].lower for w in range(lo, hi))
+        if any(c.isalpha() and c not in window for c in letters):
+            return None
+        rows = self._best(words, letters, caps, lo, hi)
+        allowed = self.allowed(letters)
+        best: Alignment | None = None
+        for s, lead_cost in self._starts(words, lo, hi, anchored_start):
+            for k, cost in self._chunk_costs(words[s], letters, 0, caps, opens_long_form=True).items():
+                rest, end = rows[s + 1][k]
+                total = lead_cost + cost + rest + self.costs.per_word * (end - s)
+                if total <= allowed and (best is None or total < best.cost):
+                    best = Alignment(s, end, total)
+        if best is not None:
+            start = best.start
+            while start - 2 >= lo and words[start - 1].kind == "joiner" and words[start - 2].kind == "part":
+                start -= 2
+            best = Alignment(start, best.end, best.cost)
+        return best
