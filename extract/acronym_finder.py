@@ -72,9 +72,14 @@ class AcronymFinder:
     # ------------------------------------------------------------------ public
 
     def find(self, texts: list[str]) -> SentenceAcronyms:
-        """Mentions and definitions of one sentence."""
-        words = word_infos(texts, self.cache)
-        runs = short_runs(texts, self.cache)
+        """Mentions and definitions of one sentence (at once empty when it has neither an
+        acronym-shaped token nor a bracket)."""
+        features = self.cache.features(texts)
+        runs = short_runs(texts, features)
+        brackets = self._brackets(texts)
+        if not runs and not brackets:
+            return SentenceAcronyms()
+        words = word_infos(texts, features)
         run_at = {start: end for start, end in runs}
         run_ending = {end: start for start, end in runs}
         found: list[Definition] = []
@@ -89,7 +94,7 @@ class AcronymFinder:
             used.update(span)
             found.append(d)
 
-        for open_at, close_at in self._brackets(texts):
+        for open_at, close_at in brackets:
             accept(self._bracket_definition(texts, words, open_at, close_at, run_at, run_ending))
         for start, end in runs:
             if start not in used:
@@ -106,6 +111,8 @@ class AcronymFinder:
     @staticmethod
     def _brackets(texts: list[str]) -> list[tuple[int, int]]:
         """(open, close) token indices of bracket pairs; an unclosed bracket runs to the end."""
+        if not any(opener in texts for opener in OPENERS):
+            return []
         pairs, stack = [], []
         for i, t in enumerate(texts):
             if t in OPENERS:
@@ -153,7 +160,7 @@ class AcronymFinder:
             stop = next((k for k in range(inner, close_at) if texts[k] in self.lexicon.apposition_separators), close_at)
             found = self._long_window(texts, words, run_ending[open_at], open_at, inner, stop, True,
                                       "short_bracket_long")
-            if found and any(not self.cache.get(t).shaped for t in texts[found.long_start:found.long_end]):
+            if found and any(not f.shaped for f in self.cache.features(texts[found.long_start:found.long_end])):
                 return found
         return None
 
@@ -168,7 +175,7 @@ class AcronymFinder:
         return lo, hi
 
     def _long_before(self, texts, words, short_start, short_end, hi, rule) -> Definition | None:
-        letters = sum(c.isalnum() for k in range(short_start, short_end) for c in texts[k])
+        letters = sum(map(str.isalnum, "".join(texts[short_start:short_end])))
         lo, hi = self._window_before(texts, hi, letters)
         return self._long_window(texts, words, short_start, short_end, lo, hi, False, rule)
 
@@ -225,8 +232,11 @@ class AcronymFinder:
     @staticmethod
     def _cue_at(texts: list[str], at: int, cues: tuple[tuple[str, ...], ...]) -> int | None:
         """Index after the cue phrase that starts at `at`, if one does."""
+        if at >= len(texts):
+            return None
+        first = texts[at].lower()
         for cue in cues:
-            if tuple(t.lower() for t in texts[at:at + len(cue)]) == cue:
+            if cue[0] == first and tuple(t.lower() for t in texts[at:at + len(cue)]) == cue:
                 return at + len(cue)
         return None
 
@@ -237,7 +247,7 @@ class AcronymFinder:
     def _plain_words(self, texts: list[str], lo: int, hi: int) -> bool:
         """At least two words and no acronym among them (so "OO, PP" is no definition)."""
         words = [t for t in texts[lo:hi] if t[:1].isalnum()]
-        shaped = short_runs(words, self.cache)
+        shaped = short_runs(words, self.cache.features(words))
         return len(words) >= 2 and not shaped
 
     def _initials_definition(self, texts, words: list[WordInfo], start, end, used: set[int]) -> Definition | None:

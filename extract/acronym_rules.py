@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -22,6 +23,8 @@ _CAMEL_NAME = re.compile(r"^(?:[A-Z][a-z]{2,}){2,}\d*$")   # ResNet, TensorFlow,
 _CAPITALISED = re.compile(r"^[A-Z][a-z]+$")                 # Self, Med (in Self-REF, Med-LVLMs)
 _INNER_INITIAL = re.compile(r"[A-Z]|(?<=[^A-Za-z0-9])[a-z0-9]|(?<=[A-Za-z])[0-9]")  # mAtrix, Function-space
 _CITATION = re.compile(r"[a-z]{2,}(?:19|20)\d\d[a-z]?$")     # Fink2017, Steinke2008
+_ALNUM = re.compile(r"[^\W_]")                               # what str.isalnum accepts
+_JOINER_SPLIT = re.compile(r"[-/–]")                          # the JOINERS
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,7 @@ def is_compound_short(word: str, lexicon: Lexicon, camel_case_names: bool = Fals
     """True for one token joining acronym pieces: MAGEP-NFN, TS-SNN, CIFAR-10, Med-LVLMs."""
     if not any(j in word for j in JOINERS):
         return False
-    parts = re.split(r"[-/–]", word)
+    parts = _JOINER_SPLIT.split(word)
     if len(parts) < 2 or not all(parts):
         return False
     if not all(_is_name_part(p, lexicon, camel_case_names) for p in parts):
@@ -126,10 +129,9 @@ def is_compound_short(word: str, lexicon: Lexicon, camel_case_names: bool = Fals
     )
 
 
-def short_runs(texts: list[str], cache: TokenCache) -> list[tuple[int, int]]:
+def short_runs(texts: list[str], features: list[TokenFeatures]) -> list[tuple[int, int]]:
     """Token ranges [start, end) of acronym mentions, joining pieces split by the tokenizer
-    ("RASTA - PLP", "LTE - U", "O - D") into one mention."""
-    features = [cache.get(t) for t in texts]
+    ("RASTA - PLP", "LTE - U", "O - D") into one mention; features[k] belongs to texts[k]."""
     runs: list[tuple[int, int]] = []
     i, n = 0, len(texts)
     while i < n:
@@ -152,7 +154,7 @@ def short_runs(texts: list[str], cache: TokenCache) -> list[tuple[int, int]]:
 
 def short_form_letters(short: str) -> list[str]:
     """Letter sequences to align for a short form: without joiners, then without a plural s."""
-    core = "".join(c for c in short if c.isalnum())
+    core = "".join(filter(str.isalnum, short))
     variants = []
     if len(core) > 2 and core.endswith("s") and core[-2].isupper():
         variants.append(core[:-1])
@@ -171,23 +173,24 @@ def singular_plural_variants(short: str) -> tuple[str, ...]:
 
 # ------------------------------------------------------------------------ alignment
 
-@dataclass(frozen=True)
-class WordInfo:
-    """What the aligner needs of one token."""
+class WordInfo(NamedTuple):
+    """What the aligner needs of one token. Tuples of strings and ints: cheap to hash as memo
+    keys, and the garbage collector stops tracking them, so caching thousands costs no GC time."""
 
     lower: str
-    initials: frozenset[int]
+    initials: tuple[int, ...]  # ascending positions that start a word or a word part
     kind: str  # "content" | "part" (next to a hyphen) | "stop" | "joiner" | "comma" | "boundary"
+    initial_letters: str  # the letters of `lower` at those positions
 
 
-def word_infos(texts: list[str], cache: TokenCache) -> list[WordInfo]:
+def word_infos(texts: list[str], features: list[TokenFeatures]) -> list[WordInfo]:
     """WordInfo of every token; a content word joined by a hyphen to its neighbour is a part."""
-    infos = [cache.get(t).info for t in texts]
+    infos = [f.info for f in features]
     for j, info in enumerate(infos):
         if info.kind == "joiner" and texts[j] in JOINERS:
             for k in (j - 1, j + 1):
                 if 0 <= k < len(infos) and infos[k].kind == "content":
-                    infos[k] = WordInfo(infos[k].lower, infos[k].initials, "part")
+                    infos[k] = infos[k]._replace(kind="part")
     return infos
 
 
@@ -196,20 +199,21 @@ def word_info(text: str, lexicon: Lexicon) -> WordInfo:
     lower = text.lower()
     if text in BOUNDARIES:
         kind = "boundary"
-    elif text in JOINERS or not any(c.isalnum() for c in text):
+    elif text in JOINERS or not (text.isalnum() or _ALNUM.search(text)):
         kind = "comma" if text == "," else "joiner"
     elif lower in lexicon.long_stopwords:
         kind = "stop"
     else:
         kind = "content"
-    initials = {0} if text[:1].isalnum() else set()
-    if not (text.isalpha() and text[1:].islower()):
-        initials.update(m.start() for m in _INNER_INITIAL.finditer(text, 1))
-    return WordInfo(lower, frozenset(initials), kind)
+    if text.isalpha() and text[1:].islower():
+        initials: tuple[int, ...] = (0,)
+    else:
+        inner = tuple(m.start() for m in _INNER_INITIAL.finditer(text, 1))
+        initials = (0, *inner) if text[:1].isalnum() else inner
+    return WordInfo(lower, initials, kind, "".join(lower[p] for p in initials if p < len(lower)))
 
 
-@dataclass(frozen=True)
-class TokenFeatures:
+class TokenFeatures(NamedTuple):
     """Shape and word features of one token text."""
 
     shaped: bool      # an acronym on its own (LLMs, MAGEP-NFN)
@@ -227,16 +231,19 @@ class TokenCache:
         self.camel_case_names = camel_case_names
         self._features: dict[str, TokenFeatures] = {}
 
-    def get(self, text: str) -> TokenFeatures:
-        found = self._features.get(text)
-        if found is None:
-            if len(self._features) >= self.max_entries:
-                self._features.clear()
-            shaped = is_short_shape(text, self.lexicon, self.camel_case_names) or is_compound_short(
-                text, self.lexicon, self.camel_case_names)
-            name_part = shaped or (len(text) == 1 and text.isupper())
-            found = TokenFeatures(shaped, name_part, word_info(text, self.lexicon))
-            self._features[text] = found
+    def features(self, texts: list[str]) -> list[TokenFeatures]:
+        """Features of every token text, analysing only texts not seen before."""
+        known = self._features
+        return [known[t] if t in known else self._analyse(t) for t in texts]
+
+    def _analyse(self, text: str) -> TokenFeatures:
+        """Features of a new text, stored (the store starts afresh when it is full)."""
+        if len(self._features) >= self.max_entries:
+            self._features.clear()
+        shaped = is_short_shape(text, self.lexicon, self.camel_case_names) or is_compound_short(
+            text, self.lexicon, self.camel_case_names)
+        name_part = shaped or (len(text) == 1 and text.isupper())
+        found = self._features[text] = TokenFeatures(shaped, name_part, word_info(text, self.lexicon))
         return found
 
 
@@ -263,6 +270,13 @@ class Aligner:
     def __init__(self, lexicon: Lexicon, costs: Costs | None = None) -> None:
         self.lexicon = lexicon
         self.costs = costs or Costs()
+        self._skip_costs = {
+            "content": self.costs.skipped_content,
+            "part": self.costs.skipped_part,
+            "stop": self.costs.skipped_stop,
+            "joiner": 0.0,
+            "comma": self.costs.skipped_comma,
+        }
         self._chunk_memo: dict[tuple, dict[int, float]] = {}
 
     def allowed(self, letters: str) -> float:
@@ -290,7 +304,7 @@ class Aligner:
             return out
         text = word.lower
         stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
-        openings = (0,) if opens_long_form else sorted(word.initials)
+        openings = (0,) if opens_long_form else word.initials
         best: dict[tuple[int, int], float] = {}
         frontier = [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
         while frontier:
@@ -307,15 +321,6 @@ class Aligner:
                         frontier.append((j + 1, p + 1, cost + extra))
         return out
 
-    def _skip_cost(self, word: WordInfo) -> float:
-        return {
-            "content": self.costs.skipped_content,
-            "part": self.costs.skipped_part,
-            "stop": self.costs.skipped_stop,
-            "joiner": 0.0,
-            "comma": self.costs.skipped_comma,
-        }.get(word.kind, INF)
-
     def _best(self, words: list[WordInfo], letters: str, capitals: list[bool], lo: int, hi: int
               ) -> dict[int, list[tuple[float, int]]]:
         """Dynamic programme: rows[w][i] = (cost, end of long form) of matching letters[i:]
@@ -330,12 +335,12 @@ class Aligner:
                 trailing += self.costs.trailing_head
             elif word.kind != "joiner":
                 trailing += self.costs.trailing_more if trailing else self.costs.trailing
-            skip = self._skip_cost(word)
+            skip = self._skip_costs.get(word.kind, INF)
             below = row
             row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
             for i in range(n):
-                if letters[i] not in word.lower and not letters[i].isdigit():
-                    continue
+                if letters[i] not in word.initial_letters and not letters[i].isdigit():
+                    continue  # no chunk can start here (the cheap test before the memo)
                 for k, cost in self._chunk_costs(word, letters, i, capitals).items():
                     rest, end = below[i + k]
                     if cost + rest < row[i][0]:
@@ -376,6 +381,8 @@ class Aligner:
         allowed = self.allowed(letters)
         best: Alignment | None = None
         for s, lead_cost in self._starts(words, lo, hi, anchored_start):
+            if not words[s].lower.startswith(letters[0]) and not letters[0].isdigit():
+                continue  # the opening word gives the first letter from its start, or none
             for k, cost in self._chunk_costs(words[s], letters, 0, caps, opens_long_form=True).items():
                 rest, end = rows[s + 1][k]
                 total = lead_cost + cost + rest + self.costs.per_word * (end - s)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import spacy
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 from .acronym_baselines import schwartz_hearst_capitals_labels, schwartz_hearst_labels
 from .errors import ExitCode, PaperkgError
@@ -99,10 +100,14 @@ def score(gold: list[list[str]], predicted: list[list[str]]) -> dict[str, dict[s
 
 
 def paperkg_labeller() -> Callable[[list[list[str]]], list[list[str]]]:
-    """Label token lists with the project's acronym component on the given tokens."""
+    """Label token lists with the project's acronym component on the given tokens.
+
+    The component reads token texts only, so the vocab has no lexical attribute getters:
+    with English's, Doc(vocab, words=...) computes shape, like_num, like_url... for every new word.
+    """
     from .extract.acronyms import bio_labels
 
-    nlp = spacy.blank("en")
+    nlp = spacy.blank("en", vocab=Vocab())
     nlp.add_pipe("paperkg_acronyms")
 
     def label(token_lists: list[list[str]]) -> list[list[str]]:

@@ -7,6 +7,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
 
+from paperkg.extract.acronym_finder import AcronymFinder
+from paperkg.extract.acronym_rules import TokenCache, load_lexicon, word_info
 from paperkg.extract.acronyms import SPAN_KEY, bio_labels
 
 # Tokens the way the project's tokenizer gives them: names such as MAGEP-NFN, CIFAR-10,
@@ -237,3 +239,35 @@ def test_a_spelled_out_long_form_does_not_redefine_a_defined_short_form(nlp):
     doc = make_doc(nlp, "Partial differential equations (PDEs) are hard. "
                         "We solve PDEs where partial differential equations are stiff.")
     assert [(s.text, s._.acronym_kind) for s in doc.spans[SPAN_KEY]] == [("PDEs", "definition"), ("PDEs", "resolved")]
+
+
+# ------------------------------------------------------------- the plain-text rules
+
+
+def test_a_sentence_without_a_short_form_or_bracket_is_skipped_empty():
+    found = AcronymFinder().find("The model , trained on text , generalises well .".split())
+    assert found.mentions == [] and found.definitions == []
+
+
+def test_a_sentence_whose_only_candidate_is_a_bracket_is_not_skipped():
+    found = AcronymFinder().find("we use Gradient Boosting ( Gb ) here".split())
+    assert [(d.short_start, d.long_start, d.long_end) for d in found.definitions] == [(5, 2, 4)]
+
+
+@pytest.mark.parametrize("text, initials, letters", [
+    ("model", (0,), "m"),
+    ("mAtrix", (0, 1), "ma"),
+    ("Function-space", (0, 9), "fs"),
+    ("3GPP", (0, 1, 2, 3), "3gpp"),
+    ("--", (), ""),
+])
+def test_word_info_lists_word_starts_and_their_letters(text, initials, letters):
+    info = word_info(text, load_lexicon())
+    assert (info.initials, info.initial_letters) == (initials, letters)
+
+
+def test_token_cache_analyses_each_text_once():
+    cache = TokenCache(load_lexicon())
+    first = cache.features(["LLMs", "help", "LLMs"])
+    assert first[0] is first[2] and first[0].shaped and not first[1].shaped
+    assert cache.features(["LLMs"])[0] is first[0]

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+import spacy
+from spacy.tokens import Doc
 
 from paperkg.acronym_baselines import (
     mostly_capitals,
@@ -13,6 +15,7 @@ from paperkg.acronym_baselines import (
     schwartz_hearst_labels,
 )
 from paperkg.errors import PaperkgError
+from paperkg.extract.acronyms import bio_labels
 from paperkg.eval_acronyms import (
     format_report,
     is_held_out,
@@ -144,6 +147,15 @@ def test_paperkg_beats_both_baselines_on_sdu_dev():
     assert ours["parts"]["held_out"]["scores"]["macro"]["f1"] >= 0.93
     for baseline in ("schwartz-hearst", "schwartz-hearst-capitals"):
         assert run(SDU_DEV, system=baseline)["scores"]["macro"]["f1"] < ours["scores"]["macro"]["f1"]
+
+
+@pytest.mark.skipif(not SDU_DEV.exists(), reason="SDU dev set not present beside the repository")
+def test_the_eval_vocab_without_lexical_attributes_labels_like_an_english_one():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("paperkg_acronyms")
+    token_lists = [s.tokens for s in read_sdu(SDU_DEV)]
+    english = [bio_labels(nlp(Doc(nlp.vocab, words=tokens))) for tokens in token_lists]
+    assert paperkg_labeller()(token_lists) == english
 
 
 # ------------------------------------------------- baselines' known failure modes
