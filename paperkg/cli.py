@@ -7,6 +7,7 @@ missing input or setting; 3 finished but some input was skipped (warnings printe
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -16,9 +17,10 @@ from typing import Annotated, Optional
 import click
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from paperkg import cli_train
+from paperkg import cli_neo4j, cli_train
 from paperkg.errors import ExitCode, PaperkgError
 from paperkg.pipeline_run import BuildOptions, BuildSummary, run_build, run_extract
 from paperkg.graph import exports
@@ -59,13 +61,20 @@ def build(
     colour_by: Annotated[str, typer.Option(help="Node colour in graph.html: type or community.")] = "type",
     show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
     batch_size: Annotated[int, typer.Option(help="Abstracts per spaCy batch.")] = 32,
+    neo4j: Annotated[Optional[str], typer.Option(
+        "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
+                        "from NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE.")] = None,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html, extractions.jsonl."""
     options = BuildOptions(inputs=inputs, output=output, update=update, strict=strict, use_model=model,
                            thesaurus=thesaurus, size_by=size_by, colour_by=colour_by,
                            show_concepts=show_concepts, batch_size=batch_size)
+    target = cli_neo4j.make_target(neo4j, os.environ.get("NEO4J_USERNAME", "neo4j"),
+                                   os.environ.get("NEO4J_PASSWORD"), os.environ.get("NEO4J_DATABASE", "neo4j")) if neo4j else None
     summary = run_build(options, console)
     _print_summary(summary)
+    if target is not None:
+        cli_neo4j.push(output / "graph.json", target)
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
@@ -203,6 +212,7 @@ def _print_warnings(warnings: list) -> None:
 
 
 cli_train.register(app)
+cli_neo4j.register(app)
 
 
 def main() -> None:
@@ -212,7 +222,7 @@ def main() -> None:
     except PaperkgError as error:
         if _state["debug"]:
             raise
-        console.print(f"[red]error[/]: {error}")
+        console.print(f"[red]error[/]: {escape(str(error))}")
         sys.exit(int(error.code))
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
@@ -225,6 +235,7 @@ def main() -> None:
     except Exception as error:  # noqa: BLE001 - the last line of defence for a CLI
         if _state["debug"] or "--debug" in sys.argv:
             raise
-        console.print(f"[red]error[/]: unexpected {type(error).__name__}: {error} (rerun with --debug for the traceback)")
+        console.print(f"[red]error[/]: unexpected {type(error).__name__}: {escape(str(error))} "
+                      "(rerun with --debug for the traceback)")
         sys.exit(ExitCode.FAILED)
     sys.exit(code if isinstance(code, int) else ExitCode.OK)

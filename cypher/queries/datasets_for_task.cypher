@@ -1,0 +1,15 @@
+// Datasets used for a task.
+// Through methods (USED_FOR the task and EVALUATED_ON a dataset) and through papers
+// (that ADDRESS the task and EVALUATE_ON a dataset); `via` names the methods and papers.
+// :param task => "multi-modal clustering"   -- the task, by name, acronym or alias
+MATCH (t:Task)
+WHERE toLower($task) IN [x IN [t.name, t.acronym, t.long_form] + coalesce(t.aliases, []) | toLower(x)]
+CALL (t) {
+  MATCH (m:Method)-[:USED_FOR]->(t), (m)-[:EVALUATED_ON]->(d:Dataset)
+  RETURN d, 'method: ' + m.name AS via
+  UNION
+  MATCH (p:Paper)-[:ADDRESSES]->(t), (p)-[:EVALUATES_ON]->(d:Dataset)
+  RETURN d, 'paper: ' + p.paper_id AS via
+}
+RETURN t.name AS task, d.name AS dataset, count(DISTINCT via) AS support, collect(DISTINCT via) AS via
+ORDER BY support DESC, dataset

@@ -1,0 +1,36 @@
+"""Run a named query of the Cypher library against Neo4j and return plain rows."""
+from __future__ import annotations
+
+from typing import Any
+
+from neo4j import ManagedTransaction
+from neo4j.exceptions import ClientError
+from neo4j.time import Date, DateTime
+
+from paperkg.cypher import NamedQuery
+from paperkg.errors import PaperkgError
+from paperkg.graph.neo4j_writer import Neo4jTarget, open_driver
+
+
+def _plain(value: Any) -> Any:
+    """Neo4j temporal values as ISO text; lists element-wise; everything else unchanged."""
+    if isinstance(value, (Date, DateTime)):
+        return value.iso_format()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _fetch(tx: ManagedTransaction, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """All records of one query as dicts, inside the read transaction."""
+    return [{key: _plain(value) for key, value in record.items()} for record in tx.run(text, params)]
+
+
+def run_named_query(query: NamedQuery, target: Neo4jTarget, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of `query` with `params` (complete: defaults already filled in), in a managed read transaction."""
+    with open_driver(target) as driver:
+        with driver.session(database=target.database) as session:
+            try:
+                return session.execute_read(_fetch, query.text, params)
+            except ClientError as error:
+                raise PaperkgError(f"query {query.name} failed on the server: {error.message}") from None

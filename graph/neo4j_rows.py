@@ -1,0 +1,109 @@
+"""Turn the paperkg graph into the parameter rows the Neo4j writer sends.
+
+Only labels and relationship types of the graph model pass (they are the only strings
+ever placed into Cypher text); every value travels as a row parameter. Lists stay lists
+(Neo4j list properties), and edge evidence becomes parallel lists, one per field.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import networkx as nx
+
+from paperkg.errors import ExitCode, PaperkgError
+
+NODE_LABELS = ("Paper", "Method", "Task", "Dataset", "Metric", "Concept")
+REL_TYPES = ("PROPOSES", "MENTIONS", "ADDRESSES", "EVALUATES_ON",
+             "USED_FOR", "EVALUATED_ON", "COMPARED_WITH", "IS_A")
+
+# evidence dict field -> (relationship property holding the parallel list, its element type,
+# the value stored when the field is absent: Neo4j lists hold neither nulls nor mixed types)
+EVIDENCE_FIELDS = {
+    "paper": ("evidence_papers", str, ""),
+    "sentence": ("evidence_sentences", str, ""),
+    "start": ("evidence_starts", int, -1),
+    "end": ("evidence_ends", int, -1),
+    "extractor": ("evidence_extractors", str, ""),
+    "confidence": ("evidence_confidences", float, 0.0),
+}
+
+_SCALARS = (str, int, float, bool)
+_NODE_BOOKKEEPING = ("label",)
+_EDGE_BOOKKEEPING = ("type", "evidence")
+
+
+@dataclass
+class GraphRows:
+    """Node rows per label and relationship rows per (type, source label, target label)."""
+
+    nodes: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+    rels: dict[tuple[str, str, str], list[dict[str, Any]]] = field(
+        default_factory=lambda: defaultdict(list))
+
+    def node_counts(self) -> dict[str, int]:
+        """How many nodes of each label the graph holds."""
+        return {label: len(rows) for label, rows in sorted(self.nodes.items())}
+
+    def rel_counts(self) -> dict[str, int]:
+        """How many relationships of each type the graph holds."""
+        counts: dict[str, int] = defaultdict(int)
+        for (rel_type, _, _), rows in self.rels.items():
+            counts[rel_type] += len(rows)
+        return dict(sorted(counts.items()))
+
+
+def _property_value(value: Any, where: str, name: str) -> Any:
+    """A value Neo4j can store: a scalar, or a list of scalars of one type."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(item, _SCALARS) for item in value):
+        if len({type(item) for item in value}) <= 1:
+            return list(value)
+    raise PaperkgError(f"{where}: attribute '{name}' holds {type(value).__name__} {value!r:.60}, "
+                       "which is not a Neo4j property value (a scalar or a list of one scalar type).",
+                       ExitCode.USAGE)
+
+
+def _properties(attrs: dict[str, Any], skip: Iterable[str], where: str) -> dict[str, Any]:
+    """The attributes as Neo4j properties, without bookkeeping fields and absent (None) values."""
+    return {name: _property_value(value, where, name) for name, value in sorted(attrs.items())
+            if name not in skip and value is not None}
+
+
+def evidence_lists(evidence: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The evidence dicts of one edge as parallel list properties (evidence_papers, ...)."""
+    return {prop: [missing if item.get(key) is None else kind(item[key]) for item in evidence]
+            for key, (prop, kind, missing) in EVIDENCE_FIELDS.items()}
+
+
+def _label_of(graph: nx.MultiDiGraph, node: Any) -> str:
+    """The node's label, checked against the allow-list."""
+    label = graph.nodes[node].get("label")
+    if label not in NODE_LABELS:
+        raise PaperkgError(f"node {node!r} has label {label!r}; paperkg pushes only "
+                           f"{', '.join(NODE_LABELS)}.", ExitCode.USAGE)
+    return label
+
+
+def graph_rows(graph: nx.MultiDiGraph) -> GraphRows:
+    """Rows for every node and edge of the graph, grouped so each group is one Cypher text."""
+    rows = GraphRows()
+    for node, attrs in graph.nodes(data=True):
+        props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
+        props["key"] = str(attrs.get("key", node))
+        rows.nodes[_label_of(graph, node)].append({"key": props["key"], "props": props})
+    for source, target, key, attrs in graph.edges(keys=True, data=True):
+        rel_type = attrs.get("type", key)
+        if rel_type not in REL_TYPES:
+            raise PaperkgError(f"edge {source!r} -> {target!r} has type {rel_type!r}; paperkg "
+                               f"pushes only {', '.join(REL_TYPES)}.", ExitCode.USAGE)
+        where = f"edge {source!r} -[{rel_type}]-> {target!r}"
+        props = _properties(attrs, _EDGE_BOOKKEEPING, where)
+        props.update(evidence_lists(attrs.get("evidence") or []))
+        group = (rel_type, _label_of(graph, source), _label_of(graph, target))
+        rows.rels[group].append({"source": graph.nodes[source].get("key", source),
+                                 "target": graph.nodes[target].get("key", target),
+                                 "props": props})
+    return rows

@@ -1,0 +1,262 @@
+"""Push the paperkg graph into Neo4j: schema first, then batched, idempotent MERGEs.
+
+Every batch is one managed write transaction (`session.execute_write`, retried by the driver
+on transient failures) running `UNWIND $rows AS row MERGE ...` on a uniquely constrained
+`key`; labels and relationship types come only from the graph model's allow-list, every value
+is a parameter. Pushing the same graph twice leaves the same database; an interrupted push
+is completed by the next one. Each push is recorded as a (:PaperkgPush {seq}) node and every
+node and relationship carries `first_push` (set once) and `last_push` (set on every push).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import networkx as nx
+from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
+
+from paperkg.cypher import schema_statements
+from paperkg.errors import ExitCode, PaperkgError
+from paperkg.graph.neo4j_rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
+
+log = logging.getLogger(__name__)
+
+DEFAULT_URI = "bolt://localhost:7687"
+DEFAULT_BATCH_SIZE = 2000
+PUSH_LABEL = "PaperkgPush"
+_ANY_LABEL = "|".join(NODE_LABELS)
+
+_NODE_MERGE = """
+UNWIND $rows AS row
+MERGE (n:{label} {{key: row.key}})
+WITH n, row, coalesce(n.first_push, $push) AS first_push
+SET n = row.props
+SET n.first_push = first_push, n.last_push = $push
+"""
+_REL_MERGE = """
+UNWIND $rows AS row
+MATCH (s:{source} {{key: row.source}})
+MATCH (t:{target} {{key: row.target}})
+MERGE (s)-[r:{rel_type}]->(t)
+WITH r, row, coalesce(r.first_push, $push) AS first_push
+SET r = row.props
+SET r.first_push = first_push, r.last_push = $push
+"""
+_START_PUSH = f"""
+OPTIONAL MATCH (p:{PUSH_LABEL})
+WITH coalesce(max(p.seq), 0) + 1 AS seq
+CREATE (push:{PUSH_LABEL} {{seq: seq, started_at: datetime(), source: $source,
+                           graph_nodes: $nodes, graph_relationships: $rels}})
+RETURN seq
+"""
+_FINISH_PUSH = f"MATCH (p:{PUSH_LABEL} {{seq: $push}}) SET p.completed_at = datetime()"
+# Relationships first, then nodes: one DETACH DELETE batch that holds the big entities would
+# carry most of the graph's relationships (and their evidence text) in a single transaction.
+_DELETE_PAPERKG = (f"""
+MATCH (:{_ANY_LABEL})-[r]->()
+CALL (r) {{ DELETE r }} IN TRANSACTIONS OF $batch ROWS
+""", f"""
+MATCH (n:{_ANY_LABEL})
+CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF $batch ROWS
+""")
+_COUNT_LABEL = """
+MATCH (n:{label})
+RETURN count(n) AS total, count(CASE WHEN n.last_push = $push THEN 1 END) AS pushed
+"""
+_COUNT_TYPE = """
+MATCH ()-[r:{rel_type}]->()
+RETURN count(r) AS total, count(CASE WHEN r.last_push = $push THEN 1 END) AS pushed
+"""
+
+
+@dataclass(frozen=True)
+class Neo4jTarget:
+    """Where to push: a Bolt/Neo4j URI, credentials and the database name."""
+
+    uri: str = DEFAULT_URI
+    user: str = "neo4j"
+    password: str = field(default="", repr=False)
+    database: str = "neo4j"
+
+
+@dataclass
+class CountRow:
+    """One label or relationship type: sent, found with this push's stamp, and in total."""
+
+    name: str
+    sent: int
+    pushed: int
+    total: int
+
+
+@dataclass
+class PushReport:
+    """What a push did, with the counts read back from the server."""
+
+    push: int
+    nodes: list[CountRow]
+    relationships: list[CountRow]
+    seconds: float
+
+    @property
+    def mismatches(self) -> list[CountRow]:
+        """Labels and types whose count on the server differs from the count sent."""
+        return [row for row in self.nodes + self.relationships if row.pushed != row.sent]
+
+    @property
+    def relationships_sent(self) -> int:
+        """How many relationships the pushed graph has."""
+        return sum(row.sent for row in self.relationships)
+
+
+class CountMismatch(PaperkgError):
+    """A push finished but the server does not hold what was sent; carries the counts."""
+
+    def __init__(self, message: str, report: PushReport) -> None:
+        super().__init__(message, ExitCode.MISMATCH)
+        self.report = report
+
+
+def _describe(target: Neo4jTarget) -> str:
+    """The target for messages: URI, user and database, never the password."""
+    return f"Neo4j at {target.uri} (user {target.user!r}, database {target.database!r})"
+
+
+@contextmanager
+def _server_errors(target: Neo4jTarget) -> Iterator[None]:
+    """Turn the driver's connection, credential and database errors into one-sentence PaperkgErrors."""
+    try:
+        yield
+    except ConfigurationError as error:
+        raise PaperkgError(f"--uri {target.uri!r} is not a Neo4j URI: {error}", ExitCode.USAGE) from None
+    except AuthError:
+        raise PaperkgError(f"{_describe(target)} refused the credentials: check the user and "
+                           "NEO4J_PASSWORD.", ExitCode.SERVER) from None
+    except (ServiceUnavailable, SessionExpired):
+        raise PaperkgError(f"{_describe(target)} is not reachable: start it (bash scripts/neo4j.sh "
+                           "start) or pass --uri; a push cut short is completed by pushing again.",
+                           ExitCode.SERVER) from None
+    except ClientError as error:
+        if error.code == "Neo.ClientError.Database.DatabaseNotFound":
+            raise PaperkgError(f"{_describe(target)}: the server has no database "
+                               f"{target.database!r} (Community edition has only 'neo4j'); "
+                               "pass --database.", ExitCode.SERVER) from None
+        raise
+
+
+@contextmanager
+def open_driver(target: Neo4jTarget) -> Iterator[Driver]:
+    """A driver whose server, credentials and database were checked, with errors as PaperkgErrors."""
+    log.info("connecting to %s", _describe(target))
+    with _server_errors(target):
+        # Notifications off: counting a relationship type not yet created is not worth a warning.
+        with GraphDatabase.driver(target.uri, auth=(target.user, target.password),
+                                  notifications_min_severity="OFF") as driver:
+            driver.verify_connectivity()
+            with driver.session(database=target.database) as session:
+                session.run("RETURN 1").consume()
+            yield driver
+
+
+def apply_schema(driver: Driver, database: str) -> None:
+    """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online."""
+    with driver.session(database=database) as session:
+        for statement in schema_statements():
+            session.run(statement).consume()
+        session.run("CALL db.awaitIndexes(300)").consume()
+
+
+def delete_paperkg_nodes(driver: Driver, database: str, batch_size: int) -> None:
+    """Detach-delete every node with one of paperkg's labels, in batches; nothing else."""
+    with driver.session(database=database) as session:
+        for statement in _DELETE_PAPERKG:
+            session.run(statement, batch=batch_size).consume()
+
+
+def _run_batch(tx: ManagedTransaction, query: str, rows: list[dict[str, Any]], push: int) -> None:
+    """One batch in one managed transaction."""
+    tx.run(query, rows=rows, push=push).consume()
+
+
+def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    """`rows` in consecutive slices of at most `size`."""
+    for start in range(0, len(rows), size):
+        yield rows[start:start + size]
+
+
+def start_push(driver: Driver, database: str, rows: GraphRows, source: str) -> int:
+    """Record a new (:PaperkgPush) and return its sequence number."""
+    def create(tx: ManagedTransaction) -> int:
+        return tx.run(_START_PUSH, source=source, nodes=sum(rows.node_counts().values()),
+                      rels=sum(rows.rel_counts().values())).single(strict=True)["seq"]
+    with driver.session(database=database) as session:
+        return session.execute_write(create)
+
+
+def finish_push(driver: Driver, database: str, push: int) -> None:
+    """Mark the (:PaperkgPush) complete."""
+    with driver.session(database=database) as session:
+        session.execute_write(lambda tx: tx.run(_FINISH_PUSH, push=push).consume())
+
+
+def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
+               on_batch: Callable[[int], None] | None = None) -> None:
+    """MERGE all node rows, then all relationship rows, batch by batch."""
+    work = [(_NODE_MERGE.format(label=label), label_rows) for label, label_rows in rows.nodes.items()]
+    work += [(_REL_MERGE.format(rel_type=rel_type, source=source, target=target), group_rows)
+             for (rel_type, source, target), group_rows in rows.rels.items()]
+    with driver.session(database=database) as session:
+        for query, group_rows in work:
+            for batch in _batches(group_rows, batch_size):
+                session.execute_write(_run_batch, query, batch, push)
+                if on_batch:
+                    on_batch(len(batch))
+
+
+def read_counts(driver: Driver, database: str, rows: GraphRows, push: int) -> tuple[list[CountRow], list[CountRow]]:
+    """Per label and per relationship type: sent, stamped with this push, and total on the server."""
+    node_sent, rel_sent = rows.node_counts(), rows.rel_counts()
+    with driver.session(database=database) as session:
+        def count(query: str, name: str, sent: int) -> CountRow:
+            record = session.run(query, push=push).single(strict=True)
+            return CountRow(name, sent, record["pushed"], record["total"])
+        nodes = [count(_COUNT_LABEL.format(label=label), label, node_sent.get(label, 0))
+                 for label in NODE_LABELS]
+        rels = [count(_COUNT_TYPE.format(rel_type=rel_type), rel_type, rel_sent.get(rel_type, 0))
+                for rel_type in REL_TYPES]
+    return nodes, rels
+
+
+def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
+               replace: bool = False, source: str = "",
+               on_batch: Callable[[int], None] | None = None) -> PushReport:
+    """Push `graph` to `target` and check the server's counts against it.
+
+    `replace` first deletes every node with a paperkg label (other nodes stay). Raises
+    PaperkgError(ExitCode.SERVER) for connection, credential and database errors and
+    CountMismatch (ExitCode.MISMATCH) when the server does not hold what was sent.
+    """
+    if batch_size < 1:
+        raise PaperkgError(f"--batch-size must be at least 1, not {batch_size}.")
+    began = time.perf_counter()
+    rows = graph_rows(graph)
+    with open_driver(target) as driver:
+        apply_schema(driver, target.database)
+        if replace:
+            delete_paperkg_nodes(driver, target.database, batch_size)
+        push = start_push(driver, target.database, rows, source)
+        log.info("push %d: %d nodes, %d relationships in batches of %d", push,
+                 sum(rows.node_counts().values()), sum(rows.rel_counts().values()), batch_size)
+        write_rows(driver, target.database, rows, push, batch_size, on_batch)
+        finish_push(driver, target.database, push)
+        nodes, rels = read_counts(driver, target.database, rows, push)
+    report = PushReport(push, nodes, rels, time.perf_counter() - began)
+    if report.mismatches:
+        detail = ", ".join(f"{row.name} sent {row.sent} but found {row.pushed}" for row in report.mismatches)
+        raise CountMismatch(f"push {push} to {_describe(target)} finished but the server's counts "
+                            f"differ: {detail}.", report)
+    return report

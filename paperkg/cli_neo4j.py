@@ -1,0 +1,170 @@
+"""`paperkg push` and `paperkg query`: load a graph into Neo4j and run the Cypher library on it.
+
+Connection options follow Neo4j's own conventions (NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD,
+NEO4J_DATABASE). The password is best given through NEO4J_PASSWORD: a --password on the
+command line is visible in the process list; paperkg never logs or prints it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import networkx as nx
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from paperkg.cypher import list_queries, load_query
+from paperkg.errors import PaperkgError
+from paperkg.graph.neo4j_query import run_named_query
+from paperkg.graph.neo4j_writer import (DEFAULT_BATCH_SIZE, DEFAULT_URI, CountMismatch, Neo4jTarget,
+                                        PushReport, push_graph)
+
+err = Console(stderr=True)
+
+UriOption = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Bolt or neo4j:// URI.")]
+UserOption = Annotated[str, typer.Option("--user", envvar="NEO4J_USERNAME", help="Neo4j user.")]
+PasswordOption = Annotated[Optional[str], typer.Option(
+    "--password", envvar="NEO4J_PASSWORD", show_default=False,
+    help="Neo4j password; prefer the NEO4J_PASSWORD variable (a command-line value shows in the "
+         "process list). Prompted for when neither is given on a terminal.")]
+DatabaseOption = Annotated[str, typer.Option("--database", envvar="NEO4J_DATABASE", help="Database name.")]
+
+
+def make_target(uri: str, user: str, password: str | None, database: str) -> Neo4jTarget:
+    """The connection settings; asks for a missing password on a terminal, else explains how to give one."""
+    if password is None:
+        if not sys.stdin.isatty():
+            raise PaperkgError("no Neo4j password: set NEO4J_PASSWORD (or pass --password).")
+        password = typer.prompt("Neo4j password", hide_input=True)
+    return Neo4jTarget(uri=uri, user=user, password=password, database=database)
+
+
+def counts_table(report: PushReport) -> Table:
+    """Counts per label and relationship type: sent, stamped by this push, and in the database."""
+    table = Table("label / type", "sent", "on server (this push)", "in database",
+                  title=f"Neo4j push {report.push}: {report.relationships_sent} relationships, "
+                        f"{report.seconds:.1f} s")
+    for row in report.nodes + report.relationships:
+        style = "red" if row.pushed != row.sent else None
+        table.add_row(row.name, str(row.sent), str(row.pushed), str(row.total), style=style)
+    return table
+
+
+def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
+                  replace: bool = False, source: str = "") -> PushReport:
+    """Push with a progress bar on a terminal and print the counts table (also on a mismatch)."""
+    total = graph.number_of_nodes() + graph.number_of_edges()
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("pushing", total=total)
+        try:
+            report = push_graph(graph, target, batch_size=batch_size, replace=replace, source=source,
+                                on_batch=lambda done: progress.advance(task, done))
+        except CountMismatch as mismatch:
+            Console().print(counts_table(mismatch.report))
+            raise
+    Console().print(counts_table(report))
+    extra = sum(row.total - row.pushed for row in report.nodes)
+    if extra:
+        err.print(f"note: the database also holds {extra} paperkg nodes from earlier pushes that this "
+                  "graph lacks; push with --replace for a database that mirrors this graph.")
+    return report
+
+
+def push(graph_file: Path, target: Neo4jTarget, batch_size: int = DEFAULT_BATCH_SIZE,
+         replace: bool = False) -> PushReport:
+    """Load a saved graph (graph.json or graph.graphml) and push it."""
+    from paperkg.cli import load_graph  # the shell's loader; imported here as paperkg.cli imports this module
+
+    return push_to_neo4j(load_graph(graph_file), target, batch_size=batch_size, replace=replace,
+                         source=str(graph_file))
+
+
+def _parse_params(pairs: list[str]) -> dict[str, str]:
+    """`k=v` strings as a dict (the query converts values to its parameters' types)."""
+    parsed = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise PaperkgError(f"--param takes name=value, not {pair!r}.")
+        parsed[name.strip()] = value
+    return parsed
+
+
+def _cell(value: Any) -> str:
+    """A table cell: lists joined with '; ', floats shortened, None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(_cell(item) for item in value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def print_query_list() -> None:
+    """Every query of the library with its summary and parameters."""
+    table = Table("query", "answers", "parameters (defaults)", title="paperkg Cypher library")
+    for query in list_queries():
+        params = ", ".join(f"{p.name}={json.dumps(p.default)}" for p in query.params)
+        table.add_row(query.name, query.summary, params)
+    Console().print(table)
+
+
+def query(name: str, target: Neo4jTarget, params: list[str], as_json: bool = False) -> list[dict[str, Any]]:
+    """Run one named query and print its rows as a table or JSON."""
+    named = load_query(name)
+    rows = run_named_query(named, target, named.parameters(_parse_params(params)))
+    if as_json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return rows
+    if not rows:
+        Console().print(f"{named.name}: no rows")
+        return rows
+    columns = list(rows[0])
+    table = Table(*columns, title=Text(f"{named.name}: {named.summary} ({len(rows)} rows)"))
+    for row in rows:
+        table.add_row(*(Text(_cell(row[column])) for column in columns))  # Text: no markup from data
+    Console().print(table)
+    return rows
+
+
+def register(app: typer.Typer) -> None:
+    """Add `push` and `query` to the paperkg command."""
+
+    @app.command("push", epilog="Example:\n\n  NEO4J_PASSWORD=... paperkg push out/graph.json "
+                                "--uri bolt://localhost:7687 --database neo4j")
+    def push_command(
+        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
+        uri: UriOption = DEFAULT_URI,
+        user: UserOption = "neo4j",
+        password: PasswordOption = None,
+        database: DatabaseOption = "neo4j",
+        batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = DEFAULT_BATCH_SIZE,
+        replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
+    ) -> None:
+        """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
+        push(graph_file, make_target(uri, user, password, database), batch_size, replace)
+
+    @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
+                                 "  paperkg query acronym --param acronym=FLeRM --json")
+    def query_command(
+        name: Annotated[Optional[str], typer.Argument(help="Query name (see --list).")] = None,
+        param: Annotated[list[str], typer.Option("--param", "-p", help="name=value; repeatable.")] = [],  # noqa: B006 - typer reads the default
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+        list_all: Annotated[bool, typer.Option("--list", help="List the queries and their parameters.")] = False,
+        uri: UriOption = DEFAULT_URI,
+        user: UserOption = "neo4j",
+        password: PasswordOption = None,
+        database: DatabaseOption = "neo4j",
+    ) -> None:
+        """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
+        if list_all or name is None:
+            print_query_list()
+            return
+        query(name, make_target(uri, user, password, database), param, as_json)

@@ -1,0 +1,198 @@
+"""Every query of the Cypher library, run on the real server loaded with the ICML 2025 graph.
+
+Expected rows come from the same graph.json, computed with NetworkX, plus literal anchors
+from the abstracts (FLeRM, ResGen) that any correct build keeps.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import networkx as nx
+import pytest
+from neo4j_fixtures import empty_database, neo4j_target, without_paper  # noqa: F401
+
+from paperkg.cypher import list_queries, load_query
+from paperkg.graph.exports import read_json
+from paperkg.graph.neo4j_query import run_named_query
+from paperkg.graph.neo4j_writer import Neo4jTarget, push_graph
+
+pytestmark = pytest.mark.neo4j
+ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric", "Concept"}
+
+
+@pytest.fixture(scope="module")
+def icml(neo4j_target: Neo4jTarget, built) -> nx.MultiDiGraph:
+    """The ICML 2025 graph, pushed in two steps: without the FLeRM paper, then whole."""
+    graph = read_json(built / "graph.json")
+    empty_database(neo4j_target)
+    push_graph(without_paper(graph, paper_with(graph, "FLeRM")), neo4j_target)
+    push_graph(graph, neo4j_target)
+    return graph
+
+
+def run(target: Neo4jTarget, query_name: str, /, **overrides: Any) -> list[dict[str, Any]]:
+    """Rows of the named query with its defaults, overridden by `overrides` (given as text)."""
+    query = load_query(query_name)
+    return run_named_query(query, target, query.parameters({k: str(v) for k, v in overrides.items()}))
+
+
+def paper_with(graph: nx.MultiDiGraph, text: str) -> str:
+    """The node id of the one paper whose abstract contains `text`."""
+    [paper] = [n for n, d in graph.nodes(data=True) if d["label"] == "Paper" and text in d["abstract"]]
+    return paper
+
+
+def entity(graph: nx.MultiDiGraph, label: str, text: str) -> str:
+    """The node id of the entity named, abbreviated or aliased `text`."""
+    [node] = [n for n, d in graph.nodes(data=True) if d["label"] == label and
+              text.lower() in {s.lower() for s in [d["name"], d.get("acronym", ""), *d.get("aliases", [])]}]
+    return node
+
+
+def linked(graph: nx.MultiDiGraph, source: str, *types: str) -> set[str]:
+    """Targets of `source`'s edges of the given types."""
+    return {target for _, target, key in graph.out_edges(source, keys=True) if key in types}
+
+
+def test_every_query_has_a_test_here():
+    assert {f"test_{query.name}" for query in list_queries()} <= set(globals())
+
+
+def test_acronym(neo4j_target, icml):
+    [row] = run(neo4j_target, "acronym", acronym="flerm")
+    assert row["acronym"] == "FLeRM"
+    assert row["stands_for"] == "Function-space Learning Rate Matching"
+    assert row["paper_ids"] == [icml.nodes[paper_with(icml, "FLeRM")]["paper_id"]]
+
+
+def test_acronym_glossary(neo4j_target, icml):
+    rows = run(neo4j_target, "acronym_glossary", limit=1000)
+    with_acronym = [d for _, d in icml.nodes(data=True) if d["label"] in ENTITY_LABELS and d.get("acronym")]
+    assert len(rows) == len(with_acronym)
+    assert {"acronym": "FLeRM", "stands_for": "Function-space Learning Rate Matching",
+            "label": "Method", "papers": 1} in rows
+
+
+def test_central_entities(neo4j_target, icml):
+    rows = run(neo4j_target, "central_entities", limit=5)
+    top = max((d for _, d in icml.nodes(data=True) if d["label"] in ENTITY_LABELS), key=lambda d: d["pagerank"])
+    assert len(rows) == 5 and rows[0]["name"] == top["name"]
+    assert [row["pagerank"] for row in rows] == sorted((row["pagerank"] for row in rows), reverse=True)
+    assert {row["label"] for row in run(neo4j_target, "central_entities", label="Dataset")} == {"Dataset"}
+
+
+def test_co_occurring_tasks(neo4j_target, icml):
+    rows = run(neo4j_target, "co_occurring_tasks", limit=10000)
+    expected: dict[tuple[str, str], int] = {}
+    for paper, data in icml.nodes(data=True):
+        if data["label"] == "Paper":
+            tasks = sorted(t for t in linked(icml, paper, "ADDRESSES", "MENTIONS") if icml.nodes[t]["label"] == "Task")
+            for pair in combinations(tasks, 2):
+                expected[pair] = expected.get(pair, 0) + 1
+    names = {(icml.nodes[a]["name"], icml.nodes[b]["name"]): n for (a, b), n in expected.items()}
+    assert rows and {(row["task"], row["other_task"]): row["papers"] for row in rows} == names
+
+
+def test_communities(neo4j_target, icml):
+    rows = run(neo4j_target, "communities", limit=1000, members=3)
+    entities = [d for _, d in icml.nodes(data=True) if d["label"] in ENTITY_LABELS and "community" in d]
+    assert sum(row["size"] for row in rows) == len(entities)
+    assert all(len(row["members"]) == min(3, row["size"]) for row in rows)
+    flerm = icml.nodes[entity(icml, "Method", "FLeRM")]
+    [own] = run(neo4j_target, "communities", community=flerm["community"], members=1000)
+    assert f"Method: {flerm['name']}" in own["members"]
+
+
+def test_datasets_for_task(neo4j_target, icml):
+    pairs = sorted((icml.nodes[t]["name"], icml.nodes[d]["name"]) for p, data in icml.nodes(data=True)
+                   if data["label"] == "Paper" for t in linked(icml, p, "ADDRESSES")
+                   for d in linked(icml, p, "EVALUATES_ON"))
+    task, dataset = pairs[0]
+    rows = run(neo4j_target, "datasets_for_task", task=task)
+    assert dataset in {row["dataset"] for row in rows}
+    assert all(row["task"] == task and row["via"] for row in rows)
+
+
+def test_entity_evidence(neo4j_target, icml):
+    rows = run(neo4j_target, "entity_evidence", name="FLeRM")
+    paper_id = icml.nodes[paper_with(icml, "FLeRM")]["paper_id"]
+    assert rows and {row["paper"] for row in rows} == {paper_id}
+    assert any("FLeRM" in row["sentence"] for row in rows)
+    assert {"PROPOSES"} <= {row["relationship"] for row in rows}
+
+
+def test_method_neighbourhood(neo4j_target, icml):
+    rows = run(neo4j_target, "method_neighbourhood", method="ResGen")
+    resgen = entity(icml, "Method", "ResGen")
+    expected = {icml.nodes[n]["name"] for n in nx.all_neighbors(icml, resgen)}
+    assert {row["neighbour"] for row in rows} == expected
+    assert {"ImageNet"} <= expected
+
+
+def test_methods_for_task(neo4j_target, icml):
+    uses = sorted((icml.nodes[t]["name"], m) for m, t, key in icml.edges(keys=True) if key == "USED_FOR"
+                  and any(k == "PROPOSES" for _, _, k in icml.in_edges(m, keys=True)))
+    task, method = uses[0]
+    rows = run(neo4j_target, "methods_for_task", task=task)
+    assert icml.nodes[method]["name"] in {row["method"] for row in rows}
+    assert all(row["task"] == task and row["paper"] for row in rows)
+
+
+def test_methods_sharing_datasets(neo4j_target, icml):
+    evaluated: dict[str, set[str]] = {}
+    for source, target, key in icml.edges(keys=True):
+        if key == "EVALUATED_ON":
+            evaluated.setdefault(source, set()).add(target)
+        if key == "PROPOSES" and icml.nodes[target]["label"] == "Method":
+            evaluated.setdefault(target, set()).update(linked(icml, source, "EVALUATES_ON"))
+    expected = {(icml.nodes[a]["name"], icml.nodes[b]["name"]): len(evaluated[a] & evaluated[b])
+                for a, b in combinations(sorted(evaluated), 2) if evaluated[a] & evaluated[b]}
+    rows = run(neo4j_target, "methods_sharing_datasets", limit=10000)
+    assert rows and {(row["method"], row["other_method"]): row["shared"] for row in rows} == expected
+
+
+def test_new_entities(neo4j_target, icml):
+    rows = run(neo4j_target, "new_entities")
+    flerm_paper = paper_with(icml, "FLeRM")
+    expected = set(icml) - set(without_paper(icml, flerm_paper))
+    assert {row["key"] for row in rows} == expected
+    assert {flerm_paper, entity(icml, "Method", "FLeRM")} <= expected
+
+
+def test_paper_entities(neo4j_target, icml):
+    rows = run(neo4j_target, "paper_entities", paper="ResGen")
+    paper = paper_with(icml, "We introduce ResGen")
+    assert {row["paper"] for row in rows} == {icml.nodes[paper]["paper_id"]}
+    assert {row["entity"] for row in rows} == {icml.nodes[n]["name"] for n in icml.successors(paper)}
+
+
+def test_papers_with_code(neo4j_target, icml):
+    rows = run(neo4j_target, "papers_with_code")
+    with_code = {d["paper_id"]: d["code_url"] for _, d in icml.nodes(data=True) if d.get("code_url")}
+    assert {row["paper"]: row["code_url"] for row in rows} == with_code
+    naiad = run(neo4j_target, "papers_with_code", text="naiad")
+    assert [row["code_url"] for row in naiad] == ["https://github.com/NeptuneBio/NAIAD"]
+
+
+def test_search(neo4j_target, icml):
+    rows = run(neo4j_target, "search", text="learning rate matching", limit=3)
+    assert rows[0]["acronym"] == "FLeRM"
+
+
+def test_shortest_path(neo4j_target, icml):
+    [row] = run(neo4j_target, "shortest_path", **{"from": "ResGen", "to": "CIFAR-10"})
+    undirected = nx.Graph(icml)
+    expected = nx.shortest_path_length(undirected, entity(icml, "Method", "ResGen"),
+                                       entity(icml, "Dataset", "CIFAR-10"))
+    assert row["hops"] == expected == len(row["relationships"])
+    assert row["nodes"][0] == "Method: ResGen" and row["nodes"][-1] == "Dataset: CIFAR-10"
+
+
+def test_top_methods(neo4j_target, icml):
+    rows = run(neo4j_target, "top_methods", limit=5)
+    papers = {icml.nodes[m]["name"]: len({p for p, _, k in icml.in_edges(m, keys=True) if k in ("PROPOSES", "MENTIONS")})
+              for m, d in icml.nodes(data=True) if d["label"] == "Method"}
+    assert len(rows) == 5
+    assert all(row["papers"] == papers[row["method"]] for row in rows)
+    assert rows[0]["papers"] == max(papers.values())
