@@ -29,8 +29,11 @@ def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
 
 
 def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
-    """Set span._.proposed on the entities the paper proposes, and on every mention of them."""
-    proposed_names: set[str] = set()
+    """Set span._.proposed on the entities the paper proposes, and on every mention of them.
+
+    A name in apposition to a data noun ('OpenBench, a benchmark of ...') is a proposed Dataset.
+    """
+    proposed: dict[str, str | None] = {}
     for sent in doc.sents:
         in_sent = [s for s in spans if sent.start <= s.start < sent.end]
         cue_positions = propose_cue_positions(sent, cues)
@@ -38,15 +41,22 @@ def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
         for pos in [] if named else cue_positions:
             target = _first_name_after(in_sent, pos, cues, doc)
             if target is not None:
-                proposed_names.add(target._.canonical)
+                proposed.setdefault(target._.canonical, None)
         for span in in_sent:
-            if _named_by_apposition(doc, span, cues, bool(cue_positions)) or _after_naming_word(doc, span, cues):
-                proposed_names.add(span._.canonical)
+            kind = _apposition_kind(doc, span, cues, bool(cue_positions))
+            if kind is not None or span in named:
+                label = "Dataset" if kind in cues.dataset_nouns else None
+                proposed[span._.canonical] = label or proposed.get(span._.canonical)
     for span in spans:
-        if span._.canonical in proposed_names and span.label_ not in {"Dataset", "Metric"}:
-            span._.proposed = True
-            if span.label_ == "Task":
-                span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
+        if span._.canonical not in proposed:
+            continue
+        if proposed[span._.canonical] == "Dataset":
+            span.label_ = "Dataset"
+        elif span.label_ in {"Dataset", "Metric"}:
+            continue
+        elif span.label_ == "Task":
+            span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
+        span._.proposed = True
 
 
 def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span | None:
@@ -60,22 +70,26 @@ def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span
     return None
 
 
-def _named_by_apposition(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) -> bool:
-    """'X, a novel framework ...' (novelty word needed) or 'a ... method, X' in a propose sentence."""
+def _apposition_kind(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) -> str | None:
+    """The kind noun naming a proposal by apposition, or None.
+
+    'X, a novel framework ...' (a novelty word or a proposing sentence needed), 'a ... method, X'
+    in a proposing sentence, 'our approach, X', 'our proposed X'.
+    """
     if not is_name_like(span):
-        return False
-    end = span.end
+        return None
+    end, start = span.end, span.start
     if end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_ in {"a", "an", "the"}:
         window = [t.lower_ for t in doc[end + 2:min(len(doc), end + 2 + _APPOSITION_SPAN)]]
-        has_kind = any(w in cues.kind_nouns for w in window)
-        if has_kind and (sentence_proposes or any(w in cues.novelty_words for w in window[:4])):
-            return True
-    start = span.start
-    if sentence_proposes and start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
-        return True
+        kind = next((w for w in window if w in cues.kind_nouns or w in cues.dataset_nouns), None)
+        if kind and (sentence_proposes or any(w in cues.novelty_words for w in window[:4])):
+            return kind
+    if start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
+        if sentence_proposes or (start >= 3 and doc[start - 3].lower_ == "our"):
+            return doc[start - 2].lower_
     if start >= 2 and doc[start - 2].lower_ == "our" and doc[start - 1].lower_ == "proposed":
-        return True
-    return False
+        return "proposed"
+    return None
 
 
 def _after_naming_word(doc: Doc, span: Span, cues: Cues) -> bool:

@@ -34,11 +34,19 @@ def test_lexicon_names_with_capitals_match_exactly(nlp):
     ("We present Score-Fusion, a novel volumetric translation model.", "Score-Fusion"),
     ("Our method, dubbed Conservative Diffusion Q-learning (CDQ), works.", "Conservative Diffusion Q-learning"),
     ("In this work we develop FooBar to speed up training.", "FooBar"),
+    ("Our approach, TokenMix, mixes tokens across images.", "TokenMix"),
+    ("We present DiffPose: a diffusion-based framework for 3D human pose estimation.", "DiffPose"),
+    ("We propose a simple yet effective approach for long-context modeling, named LongLoRA.", "LongLoRA"),
 ])
 def test_proposed_names(nlp, sentence, name):
     doc = nlp(sentence)
     proposed = {e._.canonical for e in doc.spans["entities"] if e._.proposed}
     assert name in proposed
+
+
+def test_a_proposed_benchmark_is_a_dataset(nlp):
+    doc = nlp("We release OpenBench, a benchmark of 1,000 tasks for evaluating agents.")
+    assert [(e.text, e.label_, e._.role) for e in doc.spans["entities"]] == [("OpenBench", "Dataset", "proposes")]
 
 
 def test_passive_proposed_is_not_a_proposal(nlp):
