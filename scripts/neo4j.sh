@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A local Neo4j 5 LTS Community server for paperkg's tests, CI and developers, from Maven Central.
 #
-#   bash scripts/neo4j.sh install   fetch the server jars once (cached; a no-op afterwards)
+#   bash scripts/neo4j.sh install   fetch the server and Browser jars once (cached; a no-op afterwards)
 #   bash scripts/neo4j.sh start     write neo4j.conf, set the initial password, start, wait for Bolt
 #   bash scripts/neo4j.sh stop      stop the server this script started
 #   bash scripts/neo4j.sh status    exit 0 when a server answers on the Bolt port, 3 when not
@@ -10,8 +10,9 @@
 # Settings (environment):
 #   PAPERKG_NEO4J_HOME  where jars, conf, data, logs live        (default: <repo>/.neo4j)
 #   NEO4J_VERSION       org.neo4j:neo4j version                  (default: 5.26.30, the 5.x LTS line)
+#   NEO4J_BROWSER_VERSION org.neo4j.client:neo4j-browser version (default: 5.24.0, the newest on Maven Central)
 #   NEO4J_BOLT_PORT     Bolt port on 127.0.0.1                   (default: 7687)
-#   NEO4J_HTTP_PORT     HTTP (Neo4j Browser API) on 127.0.0.1    (default: 7474)
+#   NEO4J_HTTP_PORT     HTTP (Neo4j Browser at /browser/) on 127.0.0.1 (default: 7474)
 #   NEO4J_PASSWORD      password of user neo4j                   (default: paperkg-neo4j; >= 8 chars)
 #   NEO4J_HEAP          JVM heap, initial = max                  (default: 1g)
 #   NEO4J_START_TIMEOUT seconds to wait for Bolt                 (default: 180)
@@ -19,8 +20,14 @@
 #
 # How it works (found on this machine, Neo4j 5.26.30):
 # - Maven Central has no Neo4j tarball, but org.neo4j:neo4j's runtime dependencies are the
-#   whole Community server. A throwaway pom listing that one dependency and
-#   `mvn dependency:copy-dependencies` give $HOME/lib (~210 jars, ~125 MB); ~/.m2 caches them.
+#   whole Community server. A throwaway pom listing that dependency and
+#   `mvn dependency:copy-dependencies` give $NEO4J_HOME/lib (~210 jars, ~170 MB); ~/.m2 caches them.
+# - Neo4j Browser is not among those dependencies: it is the separate jar
+#   org.neo4j.client:neo4j-browser (static files under browser/), listed in the same pom. The
+#   server's own Neo4jBrowserModule (neo4j-server, already in lib) serves the classpath's
+#   browser/ at http://127.0.0.1:$NEO4J_HTTP_PORT/browser/ when no Browser zip lies in the web
+#   directory. `install` is a no-op only when lib/.version names both versions and the Browser
+#   jar is there, so an older install without the Browser gets it on the next `install`.
 # - With the jars in $NEO4J_HOME/lib, the tarball's own launcher classes work unchanged:
 #   `org.neo4j.server.startup.Neo4jCommand start|stop|status` (what bin/neo4j runs; it forks
 #   `org.neo4j.server.CommunityEntryPoint`, writes run/neo4j.pid and reads server.jvm.* and
@@ -35,6 +42,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NEO4J_HOME="${PAPERKG_NEO4J_HOME:-$REPO_ROOT/.neo4j}"
 NEO4J_VERSION="${NEO4J_VERSION:-5.26.30}"
 BOLT_PORT="${NEO4J_BOLT_PORT:-7687}"
+BROWSER_VERSION="${NEO4J_BROWSER_VERSION:-5.24.0}"
 HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
 PASSWORD="${NEO4J_PASSWORD:-paperkg-neo4j}"
 HEAP="${NEO4J_HEAP:-1g}"
@@ -68,10 +76,14 @@ bolt_open() { (exec 3<>"/dev/tcp/127.0.0.1/$BOLT_PORT") 2>/dev/null; }
 our_server_running() { [[ -f "$NEO4J_HOME/run/neo4j.pid" ]] && kill -0 "$(cat "$NEO4J_HOME/run/neo4j.pid")" 2>/dev/null; }
 
 cmd_install() {
-  if [[ -f "$LIB/.version" && "$(cat "$LIB/.version")" == "$NEO4J_VERSION" ]]; then
-    say "Neo4j $NEO4J_VERSION already installed in $LIB"
+  local stamp="neo4j $NEO4J_VERSION, neo4j-browser $BROWSER_VERSION"
+  if [[ -f "$LIB/.version" && "$(cat "$LIB/.version")" == "$stamp" \
+        && -f "$LIB/neo4j-browser-$BROWSER_VERSION.jar" ]]; then
+    say "$stamp already installed in $LIB"
     return
   fi
+  # The running JVM loads classes from these jars lazily: never swap them under it.
+  ! our_server_running || die "stop the server (bash scripts/neo4j.sh stop) before installing $stamp"
   command -v mvn >/dev/null || die "Maven (mvn) is needed to fetch Neo4j: apt-get install maven."
   local build="$NEO4J_HOME/build"
   mkdir -p "$build"
@@ -88,19 +100,26 @@ cmd_install() {
       <artifactId>neo4j</artifactId>
       <version>$NEO4J_VERSION</version>
     </dependency>
+    <dependency>
+      <groupId>org.neo4j.client</groupId>
+      <artifactId>neo4j-browser</artifactId>
+      <version>$BROWSER_VERSION</version>
+    </dependency>
   </dependencies>
 </project>
 POM
-  say "fetching Neo4j $NEO4J_VERSION from Maven Central (once; cached in ~/.m2 and $LIB)"
+  say "fetching $stamp from Maven Central (once; cached in ~/.m2 and $LIB)"
   rm -rf "$LIB.partial"
   mvn -B -q -f "$build/pom.xml" dependency:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory="$LIB.partial"
-  [[ -n "$(find "$LIB.partial" -name "neo4j-$NEO4J_VERSION.jar")" ]] \
-    || die "Maven did not deliver neo4j-$NEO4J_VERSION.jar"
-  echo "$NEO4J_VERSION" >"$LIB.partial/.version"
+  local jar
+  for jar in "neo4j-$NEO4J_VERSION.jar" "neo4j-browser-$BROWSER_VERSION.jar"; do
+    [[ -f "$LIB.partial/$jar" ]] || die "Maven did not deliver $jar"
+  done
+  echo "$stamp" >"$LIB.partial/.version"
   rm -rf "$LIB"
   mv "$LIB.partial" "$LIB"
-  say "installed Neo4j $NEO4J_VERSION in $LIB"
+  say "installed $stamp in $LIB"
 }
 
 write_conf() {
