@@ -25,9 +25,15 @@ from paperkg.errors import ExitCode, PaperkgError
 from paperkg.pipeline_run import BuildOptions, BuildSummary, run_build, run_extract
 from paperkg.graph import exports
 
+EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 2 bad usage, missing input or "
+              "setting · 3 finished, but some input records were skipped · 4 Neo4j unreachable or refused · "
+              "5 Neo4j counts differ from the graph sent.")
+
 app = typer.Typer(
     name="paperkg",
-    help=__doc__,
+    help="Research abstracts in, a typed, evidence-backed knowledge graph out.\n\n"
+         "Quick start: paperkg build examples/icml2025 -o out/",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
