@@ -7,12 +7,13 @@ import spacy
 from spacy.language import Language
 
 # Importing the modules registers their factories and the tokenizer with spaCy.
-from . import acronyms, candidates, entities, lexicon, relations, sentences, tokenizer  # noqa: F401
+from . import acronyms, candidates, entities, lexicon, relations, sentences, terms, tokenizer  # noqa: F401
 from .resources import DATA_DIR
 
 DEFAULT_MODEL = DATA_DIR.parent / "model" / "scierc_ner"
 TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "paperkg.scientific_tokenizer.v1"}}}
-RULE_COMPONENTS_AFTER_MODEL = ["paperkg_lexicon", "paperkg_candidates", "paperkg_entities", "paperkg_relations"]
+RULE_COMPONENTS_AFTER_MODEL = ["paperkg_lexicon", "paperkg_candidates", "paperkg_terms", "paperkg_entities",
+                               "paperkg_relations"]
 
 
 def build_pipeline(model: Path | str | None = DEFAULT_MODEL) -> Language:

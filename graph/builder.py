@@ -49,9 +49,9 @@ class GraphBuilder:
         for rel in record["relations"]:
             head, tail = keys[rel["head"]], keys[rel["tail"]]
             if head != tail:
+                ends = (record["entities"][rel["head"]], record["entities"][rel["tail"]])
                 self._add_edge(head, tail, rel["type"], _evidence(paper["id"], sentences, {
-                    **rel, "start": record["entities"][rel["head"]]["start"],
-                    "end": record["entities"][rel["tail"]]["end"]}))
+                    **rel, "start": min(e["start"] for e in ends), "end": max(e["end"] for e in ends)}))
         for item in record.get("undefined_acronyms", []):
             self.pending.append((pkey, {**item, "paper": paper["id"], "sentence_text": sentences[item["sentence"]]}))
         return True

@@ -1,0 +1,1 @@
+"""Training the shipped SciERC entity model: data conversion and the kept spaCy configs."""
