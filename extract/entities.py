@@ -7,6 +7,7 @@ the head word, else the model's label, else Method for a proposed name and Conce
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from spacy.language import Language
@@ -21,6 +22,8 @@ from .roles import assign_roles
 from .typing import SCIERC_TO_GRAPH, label_from_head
 
 SOURCE_PRIORITY = ["acronym", "lexicon", "cue", "name", "model"]
+_MAX_MODEL_TERM = 6
+_TERM_TOKEN = re.compile(r"^\w[\w'’./+-]*$")
 SOURCE_CONFIDENCE = {"acronym": 0.95, "lexicon": 0.9, "cue": 0.8, "name": 0.7, "model": 0.6}
 
 
@@ -44,9 +47,10 @@ class Candidate:
 class EntityAssembler:
     """Collects candidates, resolves overlaps, types, filters stop phrases, marks proposals and roles."""
 
-    def __init__(self, cues: Cues, stop_phrases: set[str], generic_words: set[str]) -> None:
+    def __init__(self, cues: Cues, stop_phrases: set[str], generic_words: set[str], not_in_terms: set[str]) -> None:
         ensure_extensions()
         self.cues = cues
+        self.not_in_terms = not_in_terms
         self.stop_phrases = stop_phrases
         self.generic_words = generic_words
 
@@ -89,7 +93,7 @@ class EntityAssembler:
             yield Candidate(span.start, span.end, "name", span.label_, shape=span.kb_id_)
         for ent in doc.ents:
             label = self._map_model_label(doc, ent)
-            if label:
+            if label and self._plausible_model_term(ent, label):
                 yield Candidate(ent.start, ent.end, "model", label)
 
     def _model_label(self, doc: Doc, span: Span) -> str | None:
@@ -99,16 +103,33 @@ class EntityAssembler:
         return None
 
     def _map_model_label(self, doc: Doc, ent: Span) -> str | None:
-        label = SCIERC_TO_GRAPH.get(ent.label_, ent.label_ if ent.label_ in SOURCE_CONFIDENCE else None)
+        """SciERC label -> graph label; Material is a Dataset only when it names one, Metric only
+        when its head word is a measure (else both are Concepts)."""
+        label = SCIERC_TO_GRAPH.get(ent.label_)
         if label == "Dataset" and not self._names_data(doc, ent):
+            return "Concept"
+        if label == "Metric" and label_from_head(ent) != "Metric":
             return "Concept"
         return label
 
     def _names_data(self, doc: Doc, span: Span) -> bool:
-        """A Material span is a data set when a data noun is in or right after it, or it is a name."""
+        """A span with a name-shaped token (CIFAR-10, DrivaerNet), or a capitalised one with a
+        data noun in or right after it ('the ESP dataset')."""
+        if any(name_kind(t.text) == "name" for t in span):
+            return True
         after = doc[span.end].lower_ if span.end < len(doc) else ""
-        return (any(t.lower_ in self.cues.dataset_nouns for t in span) or after in self.cues.dataset_nouns
-                or any(name_kind(t.text) for t in span))
+        data_noun = any(t.lower_ in self.cues.dataset_nouns for t in span) or after in self.cues.dataset_nouns
+        return data_noun and any(t.text[:1].isupper() and not t.is_sent_start for t in span)
+
+    def _plausible_model_term(self, span: Span, label: str) -> bool:
+        """The model's span reads as a term: at most six word-like tokens, none of them a pronoun,
+        verb or other word of not_in_terms.txt, and a lone lower-case word only when its head
+        word agrees with the label ('summarization' Task, not 'revisiting')."""
+        if len(span) > _MAX_MODEL_TERM or not all(_TERM_TOKEN.match(t.text) for t in span):
+            return False
+        if any(t.lower_ in self.not_in_terms for t in span):
+            return False
+        return len(span) > 1 or not span.text.islower() or label_from_head(span) == label
 
     @staticmethod
     def _resolve_overlaps(candidates: list[Candidate]) -> list[Candidate]:
@@ -169,11 +190,13 @@ class EntityAssembler:
 
 @Language.factory(
     "paperkg_entities",
-    default_config={"cues": "cues.json", "stop_phrases": "stop_phrases.txt", "generic_words": "generic_words.txt"},
+    default_config={"cues": "cues.json", "stop_phrases": "stop_phrases.txt", "generic_words": "generic_words.txt",
+                    "not_in_terms": "not_in_terms.txt"},
 )
 def make_entity_assembler(
-    nlp: Language, name: str, cues: str, stop_phrases: str, generic_words: str
+    nlp: Language, name: str, cues: str, stop_phrases: str, generic_words: str, not_in_terms: str
 ) -> EntityAssembler:
-    """Factory: cue words, stop phrases and generic words are data files under extract/data/."""
+    """Factory: cue words and the word lists are data files under extract/data/."""
     return EntityAssembler(load_cues(cues), {p.lower() for p in read_lines(stop_phrases)},
-                           {w.lower() for w in read_lines(generic_words)})
+                           {w.lower() for w in read_lines(generic_words)},
+                           {w.lower() for w in read_lines(not_in_terms)})

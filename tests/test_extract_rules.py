@@ -114,3 +114,21 @@ def test_thesaurus_bad_line_names_the_line(tmp_path):
     path.write_text("a\tb\nno tab here\n")
     with pytest.raises(PaperkgError, match="t.tsv:2"):
         read_thesaurus(path)
+
+
+@pytest.fixture(scope="module")
+def full_nlp():
+    return build_pipeline()
+
+
+def test_model_spans_that_do_not_read_as_terms_are_not_entities(full_nlp):
+    doc = full_nlp("Our proof leverages tools from random matrix theory, positioning them as a strong baseline.")
+    names = {e.text for e in doc.spans["entities"]}
+    assert not {n for n in names if "them" in n.split() or "leverages" in n.split()}
+
+
+def test_generic_data_mentions_are_not_datasets(full_nlp):
+    doc = full_nlp("Experiments on several real-world datasets and the KITTI dataset confirm the gains.")
+    datasets = {e.text for e in doc.spans["entities"] if e.label_ == "Dataset"}
+    assert "KITTI" in datasets
+    assert not any("real-world" in d for d in datasets)
