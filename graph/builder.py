@@ -7,7 +7,7 @@ from typing import Any
 
 import networkx as nx
 
-from .canonical import acronym_key, canonical_name, entity_key, paper_key
+from .canonical import acronym_key, canonical_name, display_name, entity_key, paper_key
 from .metrics import add_metrics
 
 ROLE_TO_EDGE = {"proposes": "PROPOSES", "addresses": "ADDRESSES", "evaluates_on": "EVALUATES_ON",
@@ -89,14 +89,15 @@ class GraphBuilder:
         canonical = canonical_name(mention["name"])
         key = self.by_name.get(canonical) or self._acronym_match(mention) or entity_key(mention["label"], mention["name"])
         if key not in self.graph:
-            self.graph.add_node(key, label=mention["label"], key=key, name=mention["name"], aliases=[], mentions=0)
+            self.graph.add_node(key, label=mention["label"], key=key, name=display_name(mention["name"]),
+                                aliases=[], mentions=0)
             self.by_name[canonical] = key
         node = self.graph.nodes[key]
         node["mentions"] += 1
         self._add_alias(key, mention["text"])
         if mention.get("acronym") and canonical_name(mention["acronym"]) != canonical:
             node.setdefault("acronym", acronym_key(mention["acronym"]))
-            node.setdefault("long_form", mention["name"])
+            node.setdefault("long_form", display_name(mention["name"]))
             self._add_alias(key, mention["acronym"])
             self.by_acronym[acronym_key(mention["acronym"])].add(key)
         return key

@@ -22,6 +22,13 @@ def canonical_name(name: str) -> str:
     return f"{head} {singular(last)}".strip().lower()
 
 
+def display_name(name: str) -> str:
+    """A node's display name: the surface form with its last word singular ('Graph Transformers' ->
+    'Graph Transformer'), case kept."""
+    head, _, last = " ".join(name.split()).rpartition(" ")
+    return f"{head} {singular(last)}".strip()
+
+
 def acronym_key(short: str) -> str:
     """An acronym's lookup form: plural 's' removed, case kept ('LLMs' -> 'LLM')."""
     return singular(short.strip())

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.canonical import acronym_key, canonical_name, entity_key
+from paperkg.graph.canonical import acronym_key, canonical_name, display_name, entity_key
 
 
 @pytest.mark.parametrize("a, b", [
@@ -27,6 +27,12 @@ def test_acronym_key_drops_plural_s_only():
     assert acronym_key("LLMs") == "LLM"
     assert acronym_key("GTs") == "GT"
     assert acronym_key("NAS") == "NAS"
+
+
+def test_display_name_is_singular_with_case_kept():
+    assert display_name("Fourier Neural Operators") == "Fourier Neural Operator"
+    assert display_name("generative  models") == "generative model"
+    assert display_name("NAS") == "NAS"
 
 
 def test_entity_key():
