@@ -42,7 +42,7 @@ class CandidateFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         doc.spans["names"] = [span for span in self._names(doc)]
-        doc.spans["cue_datasets"] = list(self._listed_datasets(doc))
+        doc.spans["cue_datasets"] = list(self._listed_datasets(doc)) + list(self._evaluation_lists(doc))
         return doc
 
     def _names(self, doc: Doc):
@@ -64,17 +64,30 @@ class CandidateFinder:
                 yield from self._name_before(doc, token.i)
 
     def _list_after(self, doc: Doc, i: int):
-        """Items after 'like', 'such as', 'including' ... or inside a bracket: 'datasets (A, B, and C)'."""
-        closer = None
-        if i < len(doc) - 1 and f"{doc[i].lower_} {doc[i + 1].lower_}" in self.cues.list_introducers:
-            i += 2
-        elif i < len(doc) and doc[i].lower_ in self.cues.list_introducers:
+        """Items after 'like', 'such as', ', namely', ':' ... or inside a bracket: 'datasets (A, B, and C)'."""
+        if i < len(doc) - 1 and doc[i].text == "," and doc[i + 1].lower_ in self.cues.list_introducers:
             i += 1
+        if i < len(doc) - 1 and f"{doc[i].lower_} {doc[i + 1].lower_}" in self.cues.list_introducers:
+            yield from self._list_items(doc, i + 2, None)
+        elif i < len(doc) and doc[i].lower_ in self.cues.list_introducers:
+            yield from self._list_items(doc, i + 1, None)
         elif i < len(doc) and doc[i].text == "(":
-            i, closer = i + 1, ")"
-        else:
+            yield from self._list_items(doc, i + 1, ")")
+
+    def _evaluation_lists(self, doc: Doc):
+        """'on A, B and C' / 'across A and B' in a sentence that evaluates, when one item is a known data set."""
+        known = {(s.start, s.end) for s in doc.spans.get("lexicon", []) if s.label_ == "Dataset"}
+        for token in doc:
+            if token.lower_ in self.cues.list_openers and {t.lower_ for t in token.sent} & self.cues.eval_words:
+                items = list(self._list_items(doc, token.i + 1, None))
+                if len(items) > 1 and any((s.start, s.end) in known for s in items):
+                    yield from items
+
+    def _list_items(self, doc: Doc, i: int, closer: str | None):
+        """Name-like items separated by ',', 'and', 'or' from token i to the end of the list."""
+        if i >= len(doc):
             return
-        sent_end = doc[i - 1].sent.end
+        sent_end = doc[i].sent.end
         start = None
         depth = 0
         while i <= sent_end:
@@ -91,6 +104,10 @@ class CandidateFinder:
                 start = None
                 if text not in {",", "and", "or"}:
                     return
+            elif depth == 0 and _ends_name_list(doc[i]):
+                if start is not None and _looks_like_name(doc[start:i]):
+                    yield Span(doc, start, i, label="Dataset", kb_id="cue")
+                return
             elif depth == 0 and start is None:
                 start = i
             i += 1
@@ -112,6 +129,11 @@ class CandidateFinder:
 
     def _capitalised(self, token) -> bool:
         return (token.text[:1].isupper() or name_kind(token.text) is not None) and token.text not in self.not_names
+
+
+def _ends_name_list(token) -> bool:
+    """A lower-case word ('show', 'demonstrate') closes a list of names ('A, B and C show ...')."""
+    return token.is_alpha and token.is_lower and token.lower_ not in {"of", "the", "and", "or"}
 
 
 def _looks_like_name(span: Span) -> bool:

@@ -19,6 +19,7 @@ class Cues:
     kind_nouns: frozenset[str]
     dataset_nouns: frozenset[str]
     list_introducers: frozenset[str]
+    list_openers: frozenset[str]
     eval_words: frozenset[str]
     address_words: frozenset[str]
     use_for_words: frozenset[str]

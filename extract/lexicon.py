@@ -31,7 +31,7 @@ def load_lexicon(files: dict[str, str]) -> dict[str, list[tuple[str, LexiconEntr
         for row in read_table(name):
             canonical = row[0]
             aliases = [a.strip() for a in row[1].split("|")] if len(row) > 1 and row[1] else []
-            acronym = next((a for a in aliases if _is_acronym(a)), None)
+            acronym = next((a for a in aliases if _is_acronym(a, canonical)), None)
             entry = LexiconEntry(label, canonical, acronym)
             for surface in [canonical, *aliases]:
                 for form in {surface, *plural_forms(surface)}:
@@ -39,9 +39,11 @@ def load_lexicon(files: dict[str, str]) -> dict[str, list[tuple[str, LexiconEntr
     return lexicon
 
 
-def _is_acronym(text: str) -> bool:
+def _is_acronym(text: str, canonical: str) -> bool:
+    """An alias is the acronym of a multi-word name when it is one word of mostly capitals (LLM, mAP)."""
     letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) >= 2 and " " not in text
+    capitals = sum(c.isupper() for c in letters)
+    return " " in canonical and " " not in text and capitals >= 2 and capitals * 2 >= len(letters)
 
 
 class LexiconMatcher:

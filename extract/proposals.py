@@ -5,6 +5,8 @@ from __future__ import annotations
 from spacy.tokens import Doc, Span
 
 from .cues import Cues
+from .typing import head_noun_labels
+from .words import singular
 
 _WINDOW = 20          # tokens after a propose cue in which the proposed name is looked for
 _APPOSITION_SPAN = 10  # tokens of ", a novel ... framework" after a name
@@ -73,16 +75,19 @@ def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span
 def _apposition_kind(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) -> str | None:
     """The kind noun naming a proposal by apposition, or None.
 
-    'X, a novel framework ...' (a novelty word or a proposing sentence needed), 'a ... method, X'
-    in a proposing sentence, 'our approach, X', 'our proposed X'.
+    'X, a novel framework ...' (a novelty word or a proposing sentence needed), 'X is a novel
+    ... method' (a novelty word needed), 'a ... method, X' in a proposing sentence, 'our
+    approach, X', 'our proposed X'.
     """
     if not is_name_like(span):
         return None
     end, start = span.end, span.start
-    if end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_ in {"a", "an", "the"}:
+    after = [t.lower_ for t in doc[end:min(len(doc), end + 3)]]
+    if after[:2] in ([",", "a"], [",", "an"], [",", "the"], ["is", "a"], ["is", "an"]):
         window = [t.lower_ for t in doc[end + 2:min(len(doc), end + 2 + _APPOSITION_SPAN)]]
-        kind = next((w for w in window if w in cues.kind_nouns or w in cues.dataset_nouns), None)
-        if kind and (sentence_proposes or any(w in cues.novelty_words for w in window[:4])):
+        kind = next((w for w in window if _is_kind_noun(w, cues)), None)
+        copula = after[0] == "is"
+        if kind and ((sentence_proposes and not copula) or any(w in cues.novelty_words for w in window[:4])):
             return kind
     if start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
         if sentence_proposes or (start >= 3 and doc[start - 3].lower_ == "our"):
@@ -90,6 +95,12 @@ def _apposition_kind(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) 
     if start >= 2 and doc[start - 2].lower_ == "our" and doc[start - 1].lower_ == "proposed":
         return "proposed"
     return None
+
+
+def _is_kind_noun(word: str, cues: Cues) -> bool:
+    """A noun naming what was proposed: a cue kind noun, a data noun, or a Method/Dataset head word."""
+    return (word in cues.kind_nouns or word in cues.dataset_nouns
+            or head_noun_labels().get(singular(word)) in {"Method", "Dataset"})
 
 
 def _after_naming_word(doc: Doc, span: Span, cues: Cues) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 import networkx as nx
 
-from .canonical import acronym_key, canonical_name, display_name, entity_key, paper_key
+from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .metrics import add_metrics
 
 ROLE_TO_EDGE = {"proposes": "PROPOSES", "addresses": "ADDRESSES", "evaluates_on": "EVALUATES_ON",
@@ -27,7 +27,7 @@ class GraphBuilder:
         self.pending: list[tuple[str, dict[str, Any]]] = []
         for key, data in self.graph.nodes(data=True):
             if data.get("label") != "Paper":
-                self.by_name.setdefault(key.split(":", 1)[1], key)
+                self.by_name.setdefault(match_form(key.split(":", 1)[1]), key)
                 if data.get("acronym"):
                     self.by_acronym[acronym_key(data["acronym"])].add(key)
 
@@ -86,18 +86,19 @@ class GraphBuilder:
         self.graph.add_node(pkey, **attrs)
 
     def _add_entity(self, mention: dict[str, Any]) -> str:
-        canonical = canonical_name(mention["name"])
-        key = self.by_name.get(canonical) or self._acronym_match(mention) or entity_key(mention["label"], mention["name"])
+        label, name = mention["label"], mention["name"]
+        forms = _name_forms(name, label)
+        key = (next((self.by_name[f] for f in forms if f in self.by_name), None)
+               or self._acronym_match(mention) or entity_key(label, name))
         if key not in self.graph:
-            self.graph.add_node(key, label=mention["label"], key=key, name=display_name(mention["name"]),
-                                aliases=[], mentions=0)
-            self.by_name[canonical] = key
+            self.graph.add_node(key, label=label, key=key, name=display_name(name, label), aliases=[], mentions=0)
+            self.by_name.update(dict.fromkeys(forms, key))
         node = self.graph.nodes[key]
         node["mentions"] += 1
         self._add_alias(key, mention["text"])
-        if mention.get("acronym") and canonical_name(mention["acronym"]) != canonical:
+        if mention.get("acronym") and canonical_name(mention["acronym"]) != canonical_name(name):
             node.setdefault("acronym", acronym_key(mention["acronym"]))
-            node.setdefault("long_form", display_name(mention["name"]))
+            node.setdefault("long_form", display_name(name, label))
             self._add_alias(key, mention["acronym"])
             self.by_acronym[acronym_key(mention["acronym"])].add(key)
         return key
@@ -126,6 +127,11 @@ class GraphBuilder:
         else:
             self.graph.add_edge(source, target, key=kind, type=kind, count=1,
                                 confidence=evidence["confidence"], evidence=[evidence])
+
+
+def _name_forms(name: str, label: str) -> list[str]:
+    """The forms an entity name is indexed and looked up under: as its type writes it, and singular."""
+    return list(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
 
 
 def _evidence(paper_id: str, sentences: list[str], item: dict[str, Any]) -> dict[str, Any]:

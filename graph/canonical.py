@@ -13,19 +13,32 @@ _SPACED_HYPHEN = re.compile(r"\s*-\s*")
 LABELS = ("Paper", "Method", "Task", "Dataset", "Metric", "Concept")
 
 
-def canonical_name(name: str) -> str:
-    """Lower-case, dash- and space-normalised, last word singular: 'Graph Transformers' -> 'graph transformer'."""
+def canonical_name(name: str, label: str | None = None) -> str:
+    """Lower-case, dash- and space-normalised, last word singular: 'Graph Transformers' -> 'graph transformer'.
+
+    Data set names are proper names and keep their plural ('Cityscapes', 'Tanks and Temples').
+    """
     text = unicodedata.normalize("NFKC", name)
     text = _DASHES.sub("-", text)
     text = _SPACED_HYPHEN.sub("-", _SPACE.sub(" ", text).strip(" .,;:"))
+    if label == "Dataset":
+        return text.lower()
     head, _, last = text.rpartition(" ")
     return f"{head} {singular(last)}".strip().lower()
 
 
-def display_name(name: str) -> str:
+def match_form(canonical: str) -> str:
+    """The form two names are compared in: hyphens dropped ('multi-modal' meets 'multimodal')."""
+    return canonical.replace("-", "")
+
+
+def display_name(name: str, label: str | None = None) -> str:
     """A node's display name: the surface form with its last word singular ('Graph Transformers' ->
-    'Graph Transformer'), case kept."""
-    head, _, last = " ".join(name.split()).rpartition(" ")
+    'Graph Transformer'), case kept; data set names as written."""
+    text = " ".join(name.split())
+    if label == "Dataset":
+        return text
+    head, _, last = text.rpartition(" ")
     return f"{head} {singular(last)}".strip()
 
 
@@ -36,7 +49,7 @@ def acronym_key(short: str) -> str:
 
 def entity_key(label: str, name: str) -> str:
     """The node key of an entity: '<label>:<canonical name>'."""
-    return f"{label.lower()}:{canonical_name(name)}"
+    return f"{label.lower()}:{canonical_name(name, label)}"
 
 
 def paper_key(paper_id: str) -> str:

@@ -23,6 +23,21 @@ def test_words_that_are_not_plurals_stay(name):
     assert canonical_name(name) == name.lower()
 
 
+def test_data_set_names_keep_their_plural():
+    assert entity_key("Dataset", "Cityscapes") == "dataset:cityscapes"
+    assert display_name("Tanks and Temples", "Dataset") == "Tanks and Temples"
+
+
+def test_hyphen_variants_meet_in_one_node():
+    builder = GraphBuilder()
+    builder.add(_record("p1", [{"text": "multimodal LLMs", "name": "multimodal large language model",
+                                "label": "Method"}]))
+    builder.add(_record("p2", [{"text": "multi-modal LLMs", "name": "multi-modal large language models",
+                                "label": "Method"}]))
+    graph = builder.finalize()
+    assert [k for k in graph if not k.startswith("paper:")] == ["method:multimodal large language model"]
+
+
 def test_acronym_key_drops_plural_s_only():
     assert acronym_key("LLMs") == "LLM"
     assert acronym_key("GTs") == "GT"

@@ -24,6 +24,18 @@ def test_lexicon_matches_case_and_plural(nlp):
     assert ("ImageNet", "Dataset", "ImageNet") in found
 
 
+def test_a_copula_without_novelty_is_not_a_proposal(nlp):
+    doc = nlp("BERT is a language model.")
+    assert not any(e._.proposed for e in doc.spans["entities"])
+
+
+def test_lexicon_acronyms_are_abbreviations_of_multiword_names(nlp):
+    doc = nlp("LLMs and ImageNet-1K and GPT-4o.")
+    found = {(e.text, e._.acronym) for e in doc.spans["entities"]}
+    assert ("LLMs", "LLM") in found
+    assert ("ImageNet-1K", None) in found
+
+
 def test_lexicon_names_with_capitals_match_exactly(nlp):
     assert ("imagenet", "Dataset") not in entities(nlp("the imagenet of ideas"))
 
@@ -37,6 +49,10 @@ def test_lexicon_names_with_capitals_match_exactly(nlp):
     ("Our approach, TokenMix, mixes tokens across images.", "TokenMix"),
     ("We present DiffPose: a diffusion-based framework for 3D human pose estimation.", "DiffPose"),
     ("We propose a simple yet effective approach for long-context modeling, named LongLoRA.", "LongLoRA"),
+    ("We propose HyperGT, a hierarchical graph transformer for molecules.", "HyperGT"),
+    ("We put forward GraphZip for lossless compression.", "GraphZip"),
+    ("FlowNet3 is a novel optical flow method.", "FlowNet3"),
+    ("The resulting sampler, which we call TinyStar, is fast.", "TinyStar"),
 ])
 def test_proposed_names(nlp, sentence, name):
     doc = nlp(sentence)
@@ -71,6 +87,9 @@ def test_stop_phrases_are_not_entities(nlp):
     ("Experiments on the ISPRS Potsdam and LoveDA datasets show gains.", {"ISPRS Potsdam", "LoveDA"}),
     ("Evaluations on the Meta-World benchmark demonstrate that ARS outperforms baselines.", {"Meta-World"}),
     ("We test on datasets such as Foo-1K, BarQA and Baz.", {"Foo-1K", "BarQA", "Baz"}),
+    ("We evaluate on three benchmarks, namely FooBench, BarQA and Baz.", {"FooBench", "BarQA", "Baz"}),
+    ("On FooCorpus-7 and WMT14, our model improves BLEU by 2 points.", {"FooCorpus-7", "WMT14"}),
+    ("Results across Cityscapes, ADE20K and KittiSeg show consistent gains.", {"Cityscapes", "ADE20K", "KittiSeg"}),
 ])
 def test_datasets_from_cues(nlp, sentence, datasets):
     doc = nlp(sentence)

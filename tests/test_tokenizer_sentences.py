@@ -15,7 +15,8 @@ def nlp():
 
 
 @pytest.mark.parametrize("name", ["MAGEP-NFN", "Self-REF", "CIFAR-10", "FlashAttention-3", "Med-LVLMs", "TS-SNN",
-                                  "Score-Fusion", "Meta-World", "multi-view", "state-of-the-art", "ResNet-50"])
+                                  "Score-Fusion", "Meta-World", "multi-view", "state-of-the-art", "ResNet-50",
+                                  "OpenGrasp-1M", "Gemma-2-2B", "Pythia-410M"])
 def test_names_stay_whole(nlp, name):
     doc = nlp(f"We evaluate {name} today.")
     assert name in [t.text for t in doc]
@@ -42,6 +43,11 @@ def test_sentences_survive_abbreviations(nlp):
         "Next sentence here.",
         "3 runs suffice.",
     ]
+
+
+def test_full_stop_after_a_name_ending_in_a_capital_ends_the_sentence(nlp):
+    doc = nlp("We scale Pythia-410M. It beats SOTA. The U.S. team agrees.")
+    assert [s.text for s in doc.sents] == ["We scale Pythia-410M.", "It beats SOTA.", "The U.S. team agrees."]
 
 
 def test_decimal_and_lowercase_continuation_do_not_split(nlp):
