@@ -20,6 +20,7 @@ _NAME = re.compile(
     r"|[A-Z]{2,}[a-z]?[A-Z]*s?)$"
 )
 _ALL_CAPS = re.compile(r"^[A-Z]{2,}s?$")
+_VERSION = re.compile(r"^v?\d{1,3}(?:\.\d+)?$")
 _TITLE_HYPHEN = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 
 
@@ -50,8 +51,9 @@ class CandidateFinder:
             kind = name_kind(token.text)
             if kind is None or token.text in self.not_names or singular(token.text) in self.not_names:
                 continue
-            label = "Dataset" if self._before_dataset_noun(doc, token.i + 1) else "Method"
-            yield Span(doc, token.i, token.i + 1, label=label, kb_id=kind)
+            end = token.i + 1 + _version_after(doc, token.i + 1)
+            label = "Dataset" if self._before_dataset_noun(doc, end) else "Method"
+            yield Span(doc, token.i, end, label=label, kb_id=kind)
 
     def _before_dataset_noun(self, doc: Doc, i: int) -> bool:
         return i < len(doc) and doc[i].lower_ in self.cues.dataset_nouns
@@ -90,9 +92,10 @@ class CandidateFinder:
         sent_end = doc[i].sent.end
         start = None
         depth = 0
+        last_item = False  # after 'and'/'or' the next item is the last one
         while i <= sent_end:
             text = doc[i].text if i < sent_end else "."
-            if depth == 0 and text == closer:
+            if depth == 0 and (text == closer or (text == "," and last_item and start is not None)):
                 text = "."
             if text in {"(", "["}:
                 depth += 1
@@ -102,6 +105,7 @@ class CandidateFinder:
                 if start is not None and _looks_like_name(doc[start:i]):
                     yield Span(doc, start, i, label="Dataset", kb_id="cue")
                 start = None
+                last_item = last_item or text in {"and", "or"}
                 if text not in {",", "and", "or"}:
                     return
             elif depth == 0 and _ends_name_list(doc[i]):
@@ -129,6 +133,15 @@ class CandidateFinder:
 
     def _capitalised(self, token) -> bool:
         return (token.text[:1].isupper() or name_kind(token.text) is not None) and token.text not in self.not_names
+
+
+def _version_after(doc: Doc, i: int) -> int:
+    """1 when token i is a version number that belongs to the name before it ('Mip-NeRF 360,',
+    'AlpacaEval 2 and'), judged by what follows the number; else 0."""
+    if i >= len(doc) or not _VERSION.match(doc[i].text):
+        return 0
+    after = doc[i + 1].text if i + 1 < len(doc) else "."
+    return int(after in {",", ".", ";", ":", ")", "and", "or"} or after[:1].isupper())
 
 
 def _ends_name_list(token) -> bool:
