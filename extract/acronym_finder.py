@@ -1,12 +1,15 @@
 """Acronym definitions and mentions in one sentence of token texts.
 
-Forms recognised: "long form (SF)", "SF (long form)", "(long form; SF)", "(named long
-form, SF)", "(SF, for short)", "SF: long form", "SF = long form", apposition "long form,
-SF", and long forms written out elsewhere in the sentence ("Question Answering ... QA").
+Forms recognised: "long form (SF)", "SF (long form)", "(long form; SF)", "(SF; long form)",
+"(named long form, SF)", "(SF, for short)", "SF: long form", "SF = long form", "SF, which
+stands for long form", apposition "long form, SF", CamelCase names after their words
+("Federated Averaging (FedAvg)"), and long forms written out elsewhere in the sentence
+("Question Answering ... QA").
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from .acronym_rules import (
     BOUNDARIES,
@@ -44,17 +47,30 @@ class SentenceAcronyms:
 
 
 STRICT_MIN_CONFIDENCE = 0.6
+_CAMEL_CHUNK = re.compile(r"[A-Z][a-z0-9]*")  # Fed|Avg, Ada|Grad
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+$")      # Regression, Center
 QUOTES = frozenset({'"', "”", "'", "''"})
 
 RULE_BASE_CONFIDENCE = {
     "long_bracket_short": 0.95,
     "short_bracket_long": 0.9,
     "bracket_long_short": 0.9,
+    "bracket_short_long": 0.85,
     "short_separator_long": 0.85,
     "short_cue_long": 0.8,
     "apposition": 0.8,
     "initials": 0.7,
+    "camel_chunks": 0.9,
 }
+
+
+def _abbreviates(chunk: str, word: str) -> bool:
+    """True when `chunk` is the start of `word` followed by some of its later letters (Avg, Averaging)."""
+    word, chunk = word.lower(), chunk.lower()
+    if len(word) <= len(chunk) or word[0] != chunk[0]:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in chunk[1:])
 
 
 class AcronymFinder:
@@ -147,9 +163,16 @@ class AcronymFinder:
         inner = self._skip_lead(texts, open_at + 1, close_at)
         short = self._bracket_short(texts, inner, close_at, run_at)
         if short is not None and self._is_short_tail(texts, short[0], close_at):
+            if not short[1] and (found := self._camel_chunks(texts, inner, open_at)):
+                return found
             found = self._long_before(texts, words, inner, short[0], open_at, "long_bracket_short")
             if found and (short[1] or found.confidence >= STRICT_MIN_CONFIDENCE):
-                return found
+                return self._with_title_tail(texts, words, found, open_at)
+            if short[1] and short[0] + 1 < close_at:
+                found = self._long_window(texts, words, inner, short[0], short[0] + 1, close_at, True,
+                                          "bracket_short_long")
+                if found and found.long_end == close_at and self._strict(texts, found):
+                    return found
         for sep in range(close_at - 1, inner, -1):
             if texts[sep] in self.lexicon.apposition_separators and sep + 1 in run_at and run_at[sep + 1] == close_at:
                 found = self._long_window(texts, words, sep + 1, close_at, inner, sep, True, "bracket_long_short")
@@ -163,6 +186,28 @@ class AcronymFinder:
             if found and any(not f.shaped for f in self.cache.features(texts[found.long_start:found.long_end])):
                 return found
         return None
+
+    @staticmethod
+    def _camel_chunks(texts: list[str], at: int, open_at: int) -> Definition | None:
+        """"Federated Averaging (FedAvg)": a CamelCase name whose capital-led chunks abbreviate
+        the words right before the bracket, one chunk per word (names alone stay undefined)."""
+        chunks = _CAMEL_CHUNK.findall(texts[at])
+        n = len(chunks)
+        if n < 2 or n > open_at or "".join(chunks) != texts[at]:
+            return None
+        if all(_abbreviates(c, w) for c, w in zip(chunks, texts[open_at - n:open_at])):
+            return Definition(at, at + 1, open_at - n, open_at, "camel_chunks",
+                              RULE_BASE_CONFIDENCE["camel_chunks"])
+        return None
+
+    def _with_title_tail(self, texts, words, found: Definition, open_at: int) -> Definition:
+        """Extend a title-cased long form by the one title-cased word left out just before the
+        bracket ("Spectral Instrumental Variable Regression (SpecIV)"), unless a head noun."""
+        tail = found.long_end
+        if tail + 1 != open_at or not _TITLE_WORD.match(texts[tail]) or words[tail].lower in self.lexicon.head_nouns:
+            return found
+        inside = (texts[k] for k in range(found.long_start, tail) if words[k].kind == "content")
+        return replace(found, long_end=open_at) if all(map(_TITLE_WORD.match, inside)) else found
 
     def _window_before(self, texts: list[str], hi: int, letters: int) -> tuple[int, int]:
         """Window [lo, hi) that may hold a long form ending before token hi (a closing quote
@@ -195,7 +240,7 @@ class AcronymFinder:
 
     def _separator_definition(self, texts, words, start, end) -> Definition | None:
         """"HU: Hounsfield Unit", "DA = direct assessment", "PV denotes paragraph vector",
-        "... method, ESFMC,", "Text Annotation Graphs, or TAG"."""
+        "CoLA, which stands for ...", "... method, ESFMC,", "Text Annotation Graphs, or TAG"."""
         return self._long_after(texts, words, start, end) or self._apposition(texts, words, start, end)
 
     def _long_after(self, texts, words, start, end) -> Definition | None:
@@ -203,7 +248,8 @@ class AcronymFinder:
         if end < n and texts[end] in self.lexicon.definition_separators:
             lo, rule = end + 1, "short_separator_long"
         else:
-            cue = self._cue_at(texts, end, self.lexicon.short_long_cues)
+            lead = self._cue_at(texts, end, self.lexicon.short_long_leads) or end
+            cue = self._cue_at(texts, lead, self.lexicon.short_long_cues)
             if cue is None:
                 return None
             lo, rule = cue, "short_cue_long"

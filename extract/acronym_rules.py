@@ -56,6 +56,7 @@ class Lexicon:
     not_short: frozenset[str]
     bracket_lead: frozenset[str]
     short_long_cues: tuple[tuple[str, ...], ...]
+    short_long_leads: tuple[tuple[str, ...], ...]
     long_short_cues: tuple[tuple[str, ...], ...]
     digit_words: dict[str, frozenset[str]]
     definition_separators: frozenset[str]
@@ -78,6 +79,7 @@ def load_lexicon(data_dir: Path = DATA_DIR) -> Lexicon:
         not_short=_read_list(data_dir / "acronym_not_short.txt"),
         bracket_lead=frozenset(cues["bracket_lead"]),
         short_long_cues=tuple(tuple(cue) for cue in cues["short_long_cues"]),
+        short_long_leads=tuple(tuple(lead) for lead in cues["short_long_leads"]),
         long_short_cues=tuple(tuple(cue) for cue in cues["long_short_cues"]),
         digit_words={d: frozenset(ws) for d, ws in cues["digit_words"].items()},
         definition_separators=frozenset(cues["definition_separators"]),
@@ -298,15 +300,22 @@ class Aligner:
                       opens_long_form: bool) -> dict[int, float]:
         out: dict[int, float] = {}
         first = letters[i]
-        if first.isdigit() and word.lower in self.lexicon.digit_words.get(first, ()):
-            out[1] = 0.0
+        text = word.lower
+        frontier: list[tuple[int, int, float]] = []
+        if first.isdigit():
+            digit_words = self.lexicon.digit_words.get(first, ())
+            if text in digit_words:
+                out[1] = 0.0
+            else:  # a number word as the first hyphen chunk: two-stage, three-dimensional
+                chunk = _JOINER_SPLIT.split(text, 1)[0]
+                if chunk in digit_words and len(chunk) < len(text):
+                    frontier.append((i + 1, len(chunk) + 1, 0.0))
         if word.kind not in ("content", "part", "stop"):
             return out
-        text = word.lower
         stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
         openings = (0,) if opens_long_form else word.initials
         best: dict[tuple[int, int], float] = {}
-        frontier = [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
+        frontier += [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
         while frontier:
             j, q, cost = frontier.pop()
             if best.get((j, q), INF) <= cost:

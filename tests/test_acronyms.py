@@ -119,6 +119,44 @@ def test_for_short_and_named_inside_the_bracket(nlp):
     assert definitions(doc) == {"RP": "relay parties"}
 
 
+def test_short_form_then_long_form_inside_one_bracket(nlp):
+    doc = make_doc(nlp, "We propose a distillation objective (MTRD; Multi-Teacher Ranking Distillation) "
+                        "that ranks teachers.")
+    assert definitions(doc) == {"MTRD": "Multi-Teacher Ranking Distillation"}
+    assert doc.spans[SPAN_KEY][0]._.acronym_rule == "bracket_short_long"
+    doc = make_doc(nlp, "Soft targets help (KD; Hinton et al., 2015) in practice.")
+    assert definitions(doc) == {}
+
+
+def test_a_digit_stands_for_a_hyphenated_number_word(nlp):
+    doc = make_doc(nlp, "The classical two-stage least squares (2SLS) estimator is biased.")
+    assert definitions(doc) == {"2SLS": "two-stage least squares"}
+    words = ["a", "three", "-", "dimensional", "convolutional", "network", "(", "3DCN", ")"]
+    assert definitions(nlp(Doc(nlp.vocab, words=words))) == {"3DCN": "three - dimensional convolutional network"}
+
+
+def test_which_stands_for_after_the_short_form(nlp):
+    doc = make_doc(nlp, "We propose CoLA, which stands for Compositional Low-rank Adaptation.")
+    assert definitions(doc) == {"CoLA": "Compositional Low-rank Adaptation"}
+
+
+def test_camel_case_name_in_a_bracket_after_the_words_it_abbreviates(nlp):
+    doc = make_doc(nlp, "Standard algorithms such as Federated Averaging (FedAvg) degrade under heterogeneity. "
+                        "FedAvg drifts.")
+    assert definitions(doc) == {"FedAvg": "Federated Averaging"}
+    assert mentions(doc, "resolved") == ["FedAvg"]
+    doc = make_doc(nlp, "Deep nets such as the popular network (ResNet) and ResNet alone are names.")
+    assert definitions(doc) == {}
+    assert mentions(doc, "undefined") == []
+
+
+def test_title_cased_long_form_keeps_its_unlettered_last_word(nlp):
+    doc = make_doc(nlp, "We propose Spectral Instrumental Variable Regression (SpecIV) for it.")
+    assert definitions(doc) == {"SpecIV": "Spectral Instrumental Variable Regression"}
+    doc = make_doc(nlp, "We use Markov Chain Monte Carlo Methods (MCMC) to sample.")
+    assert definitions(doc) == {"MCMC": "Markov Chain Monte Carlo"}
+
+
 def test_long_form_does_not_run_too_far_or_stop_too_early(nlp):
     doc = make_doc(nlp, "We use Markov Chain Monte Carlo methods (MCMC) to sample.")
     assert definitions(doc) == {"MCMC": "Markov Chain Monte Carlo"}
