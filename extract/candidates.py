@@ -8,7 +8,7 @@ from spacy.tokens import Doc, Span
 
 from .cues import Cues, load_cues
 from .resources import read_lines
-from .words import singular
+from .words import is_version, singular, version_after
 
 # A name: inner capitals (QMamba, FLeRM), capitals around a hyphen (Score-Fusion, TS-SNN),
 # or letters with a digit part (CIFAR-10, GPT-4, FlashAttention-3).
@@ -20,7 +20,6 @@ _NAME = re.compile(
     r"|[A-Z]{2,}[a-z]?[A-Z]*s?)$"
 )
 _ALL_CAPS = re.compile(r"^[A-Z]{2,}s?$")
-_VERSION = re.compile(r"^v?\d{1,3}(?:\.\d+)?$")
 _TITLE_HYPHEN = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)+$")
 
 
@@ -51,7 +50,7 @@ class CandidateFinder:
             kind = name_kind(token.text)
             if kind is None or token.text in self.not_names or singular(token.text) in self.not_names:
                 continue
-            end = token.i + 1 + _version_after(doc, token.i + 1)
+            end = token.i + 1 + version_after(doc, token.i + 1)
             label = "Dataset" if self._before_dataset_noun(doc, end) else "Method"
             yield Span(doc, token.i, end, label=label, kb_id=kind)
 
@@ -77,13 +76,22 @@ class CandidateFinder:
             yield from self._list_items(doc, i + 1, ")")
 
     def _evaluation_lists(self, doc: Doc):
-        """'on A, B and C' / 'across A and B' in a sentence that evaluates, when one item is a known data set."""
+        """'evaluated on A and B' / 'experiments across A, B and C': the listed names are data sets.
+
+        Also 'on A, B and C' in a sentence that evaluates, when one item is a known data set.
+        Known methods and metrics in such a list keep their type (the lexicon outranks cues).
+        """
         known = {(s.start, s.end) for s in doc.spans.get("lexicon", []) if s.label_ == "Dataset"}
         for token in doc:
-            if token.lower_ in self.cues.list_openers and {t.lower_ for t in token.sent} & self.cues.eval_words:
-                items = list(self._list_items(doc, token.i + 1, None))
-                if len(items) > 1 and any((s.start, s.end) in known for s in items):
-                    yield from items
+            if token.lower_ not in self.cues.list_openers:
+                continue
+            items = list(self._list_items(doc, token.i + 1, None))
+            before = {t.lower_ for t in doc[max(token.sent.start, token.i - 3):token.i]}
+            if before & self.cues.data_verbs:
+                yield from items
+            elif (len(items) > 1 and {t.lower_ for t in token.sent} & self.cues.eval_words
+                  and any((s.start, s.end) in known for s in items)):
+                yield from items
 
     def _list_items(self, doc: Doc, i: int, closer: str | None):
         """Name-like items separated by ',', 'and', 'or' from token i to the end of the list."""
@@ -108,8 +116,11 @@ class CandidateFinder:
                 last_item = last_item or text in {"and", "or"}
                 if text not in {",", "and", "or"}:
                     return
+            elif depth == 0 and start is None and doc[i].lower_ in {"the", "a", "an"}:
+                pass
             elif depth == 0 and _ends_name_list(doc[i]):
-                if start is not None and _looks_like_name(doc[start:i]):
+                item = doc[start:i] if start is not None else None
+                if item is not None and _looks_like_name(item) and not _modifies(item, doc[i], self.cues):
                     yield Span(doc, start, i, label="Dataset", kb_id="cue")
                 return
             elif depth == 0 and start is None:
@@ -117,13 +128,16 @@ class CandidateFinder:
             i += 1
 
     def _name_before(self, doc: Doc, i: int):
-        """'the D dataset', 'the A, B and C benchmarks': capitalised items right before a data noun."""
-        end = i
+        """'the D dataset', 'the A, B and C benchmarks': capitalised items right before a data noun
+        (a capitalised data noun is part of the name: 'the Song Describer Dataset')."""
+        end = i + 1 if doc[i].text[:1].isupper() and not doc[i].is_sent_start else i
         while end > 0:
             start = end
-            while start > 0 and end - start < 4 and self._capitalised(doc[start - 1]):
+            while start > 0 and end - start < 4 and (
+                    self._capitalised(doc[start - 1]) or (start == end and is_version(doc[start - 1].text))):
                 start -= 1
-            if start == end or (doc[start].is_sent_start and not name_kind(doc[start].text)):
+            if start == end or is_version(doc[start].text) or (
+                    doc[start].is_sent_start and not name_kind(doc[start].text)):
                 return
             yield Span(doc, start, end, label="Dataset", kb_id="cue")
             if start >= 2 and doc[start - 1].lower_ in {"and", "or", ","}:
@@ -135,13 +149,10 @@ class CandidateFinder:
         return (token.text[:1].isupper() or name_kind(token.text) is not None) and token.text not in self.not_names
 
 
-def _version_after(doc: Doc, i: int) -> int:
-    """1 when token i is a version number that belongs to the name before it ('Mip-NeRF 360,',
-    'AlpacaEval 2 and'), judged by what follows the number; else 0."""
-    if i >= len(doc) or not _VERSION.match(doc[i].text):
-        return 0
-    after = doc[i + 1].text if i + 1 < len(doc) else "."
-    return int(after in {",", ".", ";", ":", ")", "and", "or"} or after[:1].isupper())
+def _modifies(item: Span, following, cues: Cues) -> bool:
+    """A plain capitalised word right before a lower-case word modifies it ('African languages'),
+    unless that word is a data noun; a name shape (KittiSeg) is a name even there."""
+    return (len(item) == 1 and name_kind(item.text) is None and following.lower_ not in cues.dataset_nouns)
 
 
 def _ends_name_list(token) -> bool:
@@ -150,7 +161,10 @@ def _ends_name_list(token) -> bool:
 
 
 def _looks_like_name(span: Span) -> bool:
-    return 0 < len(span) <= 5 and (span[0].text[:1].isupper() or span[0].text[:1].isdigit())
+    """A list item that can name a data set: up to five tokens, starting with a capital or a
+    name shape (3DMatch), not with a quantity ('40k hours')."""
+    first = span[0].text if len(span) else ""
+    return 0 < len(span) <= 5 and (first[:1].isupper() or name_kind(first) == "name")
 
 
 @Language.factory("paperkg_candidates", default_config={"cues": "cues.json", "not_names": "not_names.txt"})

@@ -20,6 +20,7 @@ class Cues:
     dataset_nouns: frozenset[str]
     list_introducers: frozenset[str]
     list_openers: frozenset[str]
+    data_verbs: frozenset[str]
     eval_words: frozenset[str]
     address_words: frozenset[str]
     use_for_words: frozenset[str]

@@ -8,7 +8,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 from .resources import read_table
-from .words import plural_forms
+from .words import plural_forms, version_after
 
 LEXICON_FILES = {"Method": "lexicon/method.txt", "Task": "lexicon/task.txt",
                  "Dataset": "lexicon/dataset.txt", "Metric": "lexicon/metric.txt"}
@@ -49,7 +49,8 @@ def _is_acronym(text: str, canonical: str) -> bool:
 class LexiconMatcher:
     """Finds lexicon terms into doc.spans: label = type, kb_id = canonical name, id = its acronym.
 
-    Lower-case terms match any case; terms with capitals (CIFAR-10, BLEU) match exactly.
+    Lower-case terms match any case; terms with capitals (CIFAR-10, BLEU) match exactly. A data
+    set followed by its version or year ('BraTS 2023', 'Common Voice 16') is that release.
     """
 
     def __init__(self, nlp: Language, files: dict[str, str], spans_key: str) -> None:
@@ -69,7 +70,9 @@ class LexiconMatcher:
         for matcher in (self.exact, self.caseless):
             for match_id, start, end in matcher(doc):
                 entry = self.entries[match_id]
-                spans.append(Span(doc, start, end, label=entry.label, kb_id=entry.canonical,
+                version = version_after(doc, end) if entry.label == "Dataset" else 0
+                canonical = doc[start:end + version].text if version else entry.canonical
+                spans.append(Span(doc, start, end + version, label=entry.label, kb_id=canonical,
                                   span_id=entry.acronym or ""))
         doc.spans[self.spans_key] = sorted(spans, key=lambda s: (s.start, -len(s)))
         return doc

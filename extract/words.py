@@ -1,6 +1,11 @@
 """Word-form helpers shared by the extractors: plurals and singulars of term heads."""
 from __future__ import annotations
 
+import re
+
+from spacy.tokens import Doc
+
+_VERSION = re.compile(r"^v?(?:\d{1,3}(?:\.\d+)?|(?:19|20)\d\d)$")
 _INVARIANT_ENDINGS = ("ss", "us", "is", "ias", "ics", "ous", "ness", "sis", "series", "data", "news")
 
 
@@ -32,3 +37,17 @@ def plural_forms(term: str) -> set[str]:
     else:
         forms = {last + "s"}
     return {f"{head} {form}".strip() for form in forms}
+
+
+def is_version(text: str) -> bool:
+    """A release number or year as written after a name: 2, v2, 3.5, 360, 2023."""
+    return bool(_VERSION.match(text))
+
+
+def version_after(doc: Doc, i: int) -> int:
+    """1 when token i is a version number or year that belongs to the name before it
+    ('Mip-NeRF 360,', 'BraTS 2023 and'), judged by what follows the number; else 0."""
+    if i >= len(doc) or not is_version(doc[i].text):
+        return 0
+    after = doc[i + 1].text if i + 1 < len(doc) else "."
+    return int(after in {",", ".", ";", ":", ")", "and", "or"} or after[:1].isupper())

@@ -24,6 +24,20 @@ def test_lexicon_matches_case_and_plural(nlp):
     assert ("ImageNet", "Dataset", "ImageNet") in found
 
 
+@pytest.mark.parametrize("sentence", [
+    "PACT is trained on 40k hours of unlabeled audio.",
+    "The encoder is pretrained on African languages.",
+])
+def test_quantities_and_modifiers_are_not_datasets(nlp, sentence):
+    doc = nlp(sentence)
+    assert not [e for e in doc.spans["entities"] if e.label_ == "Dataset"]
+
+
+def test_known_methods_in_an_evaluation_list_stay_methods(nlp):
+    doc = nlp("It was evaluated on GPT-4 and Llama 2.")
+    assert entities(doc) == [("GPT-4", "Method"), ("Llama 2", "Method")]
+
+
 def test_the_list_ends_after_its_last_item(nlp):
     doc = nlp("In forecasting on ETTh1, ETTm2 and FooSeries, ChronoMoE reduces mean squared error by 12%.")
     assert ("ChronoMoE", "Method") in entities(doc)
@@ -102,6 +116,11 @@ def test_stop_phrases_are_not_entities(nlp):
     ("Results across Cityscapes, ADE20K and KittiSeg show consistent gains.", {"Cityscapes", "ADE20K", "KittiSeg"}),
     ("In forecasting on ETTh1, ETTm2 and FooSeries, ChronoMoE reduces mean squared error by 12%.",
      {"ETTh1", "ETTm2", "FooSeries"}),
+    ("We evaluate on MVTec AD and VisA.", {"MVTec AD", "VisA"}),
+    ("Models are evaluated on BraTS 2023 and Common Voice 16.", {"BraTS 2023", "Common Voice 16"}),
+    ("It is evaluated on the FLEURS and VoxTest benchmarks.", {"FLEURS", "VoxTest"}),
+    ("We evaluate on MusicCaps and the Song Describer Dataset.", {"MusicCaps", "Song Describer Dataset"}),
+    ("We evaluate on the MVBench v2 benchmark.", {"MVBench v2"}),
 ])
 def test_datasets_from_cues(nlp, sentence, datasets):
     doc = nlp(sentence)

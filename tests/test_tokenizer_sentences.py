@@ -16,7 +16,7 @@ def nlp():
 
 @pytest.mark.parametrize("name", ["MAGEP-NFN", "Self-REF", "CIFAR-10", "FlashAttention-3", "Med-LVLMs", "TS-SNN",
                                   "Score-Fusion", "Meta-World", "multi-view", "state-of-the-art", "ResNet-50",
-                                  "OpenGrasp-1M", "Gemma-2-2B", "Pythia-410M"])
+                                  "OpenGrasp-1M", "Gemma-2-2B", "Pythia-410M", "RealEstate10K"])
 def test_names_stay_whole(nlp, name):
     doc = nlp(f"We evaluate {name} today.")
     assert name in [t.text for t in doc]
