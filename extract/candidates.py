@@ -41,7 +41,7 @@ class CandidateFinder:
         self.not_names = not_names
 
     def __call__(self, doc: Doc) -> Doc:
-        doc.spans["names"] = [span for span in self._names(doc)]
+        doc.spans["names"] = list(self._names(doc))
         doc.spans["cue_datasets"] = list(self._listed_datasets(doc)) + list(self._evaluation_lists(doc))
         return doc
 

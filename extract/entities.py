@@ -8,7 +8,7 @@ the head word, else the model's label, else Method for a proposed name and Conce
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -38,7 +38,6 @@ class Candidate:
     canonical: str | None = None
     acronym: str | None = None
     shape: str = ""
-    extra: dict = field(default_factory=dict)
 
     def sort_key(self) -> tuple[int, int, int]:
         return (SOURCE_PRIORITY.index(self.source), self.start - self.end, self.start)
@@ -58,7 +57,7 @@ class EntityAssembler:
         chosen = self._resolve_overlaps(list(self._candidates(doc)))
         spans = [span for span in (self._to_span(doc, c) for c in chosen) if span is not None]
         mark_proposals(doc, spans, self.cues)
-        spans = [s for s in spans if s.label_ != "" and (s._.source != "name" or self._keep_name(doc, s))]
+        spans = [s for s in spans if s._.source != "name" or self._keep_name(s)]
         for span in spans:
             if span.label_ == "Unknown":
                 span.label_ = "Method" if span._.proposed else "Concept"
@@ -76,8 +75,7 @@ class EntityAssembler:
                 canonical = known.kb_id_ if known else long.text
                 source = "lexicon" if known else "acronym"
                 for part in (long, short):
-                    yield Candidate(part.start, part.end, source, label, canonical, short.text,
-                                    extra={"pair": (short.start, long.start)})
+                    yield Candidate(part.start, part.end, source, label, canonical, short.text)
             for short in doc.spans.get("acronyms", []):
                 if short._.acronym_kind == "resolved" and short._.long_form is not None:
                     long = short._.long_form
@@ -98,7 +96,7 @@ class EntityAssembler:
 
     def _model_label(self, doc: Doc, span: Span) -> str | None:
         for ent in doc.ents:
-            if ent.start <= span.start and span.end <= ent.end or (ent.start, ent.end) == (span.start, span.end):
+            if ent.start <= span.start and span.end <= ent.end:
                 return self._map_model_label(doc, ent)
         return None
 
@@ -154,11 +152,9 @@ class EntityAssembler:
         if not self._is_term(span, cand.canonical):
             return None
         span._.canonical = cand.canonical or span.text
-        span._.acronym = cand.acronym
-        span._.source = cand.source if cand.shape != "caps" else "name"
+        span._.acronym = span.text if cand.shape == "caps" else cand.acronym
+        span._.source = cand.source
         span._.confidence = SOURCE_CONFIDENCE[cand.source]
-        if cand.shape == "caps":
-            span._.acronym = span.text
         return span
 
     def _is_term(self, span: Span, canonical: str | None = None) -> bool:
@@ -173,7 +169,8 @@ class EntityAssembler:
             return False
         return not (span[0].is_punct or span[-1].lower_ in {"and", "or", "of", "for", "the"})
 
-    def _keep_name(self, doc: Doc, span: Span) -> bool:
+    @staticmethod
+    def _keep_name(span: Span) -> bool:
         """Acronym-like and Title-Hyphenated names are kept only when proposed or typed by context."""
         weak = span._.acronym is not None or name_kind(span.text) == "weak"
         return not weak or span._.proposed or span.label_ == "Dataset"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional

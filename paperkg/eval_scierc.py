@@ -15,26 +15,19 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from paperkg import extract
+from paperkg.api import load_pipeline
 from paperkg.errors import PaperkgError
+from paperkg.extract.pipeline import DEFAULT_MODEL
 from paperkg.extract.training.convert import SCIERC_LABELS, SciercDoc, read_scierc, to_doc
 
 FOUR_LABELS = ("Task", "Method", "Material", "Metric")
-MODEL_PATH = Path(extract.__file__).parent / "model" / "scierc_ner"
 
 Mention = tuple[str, int, int, str]  # (document key, start, end exclusive, label)
 
 
 def load_model() -> Language:
     """The SciERC entity model shipped inside the package."""
-    return spacy.load(MODEL_PATH)
-
-
-def load_default_pipeline() -> Language:
-    """paperkg's extraction pipeline (rules, acronyms and the shipped model combined)."""
-    from paperkg.extract.pipeline import build_pipeline
-
-    return build_pipeline()
+    return spacy.load(DEFAULT_MODEL)
 
 
 def predicted_entities(doc: Doc) -> list[tuple[int, int, str]]:
@@ -79,7 +72,7 @@ def score(gold: Iterable[Mention], predicted: Iterable[Mention]) -> dict[str, An
 def run(path: str | Path, nlp: Language | None = None,
         predictions_out: str | Path | None = None) -> dict[str, Any]:
     """Run `nlp` (default: paperkg's pipeline) on a SciERC file and score its entities."""
-    nlp = nlp or load_default_pipeline()
+    nlp = nlp or load_pipeline()
     try:
         abstracts = list(read_scierc(path))
     except OSError as error:

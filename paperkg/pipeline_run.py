@@ -18,6 +18,7 @@ from paperkg.extract.pipeline import DEFAULT_MODEL
 from paperkg.graph import exports
 from paperkg.graph.atomic import atomic_write
 from paperkg.graph.builder import GraphBuilder
+from paperkg.graph.canonical import paper_key
 from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
 from paperkg.readers import WarningCollector, read_records
 from paperkg.viz.html import render_html
@@ -121,7 +122,7 @@ def _pipeline(use_model: bool):
 
 
 def _already_in(builder: GraphBuilder, paper_id: str, summary: BuildSummary) -> bool:
-    if f"paper:{paper_id}" in builder.graph:
+    if paper_key(paper_id) in builder.graph:
         summary.papers_skipped += 1
         return True
     return False

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import CORPUS, run_cli
+from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: F401 - the Neo4j tests' fixtures
 
 
 @pytest.fixture(scope="session")

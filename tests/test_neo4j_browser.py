@@ -7,7 +7,6 @@ from html.parser import HTMLParser
 from urllib.parse import urljoin
 
 import pytest
-from neo4j_fixtures import neo4j_target  # noqa: F401
 
 pytestmark = pytest.mark.neo4j
 

@@ -7,14 +7,13 @@ import sys
 
 import pytest
 from neo4j import GraphDatabase
-from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: F401 - pytest fixtures
 
 from cli_helpers import CORPUS
 
 pytestmark = pytest.mark.neo4j
 
 
-def test_build_with_neo4j_pushes_the_graph(clean_neo4j, tmp_path):  # noqa: F811
+def test_build_with_neo4j_pushes_the_graph(clean_neo4j, tmp_path):
     target = clean_neo4j
     env = {**os.environ, "NEO4J_PASSWORD": target.password, "NEO4J_USERNAME": target.user,
            "NEO4J_DATABASE": target.database}

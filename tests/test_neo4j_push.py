@@ -13,8 +13,7 @@ import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from graph_fixtures import sample_graph
-from neo4j_fixtures import (OTHER_LABEL, clean_neo4j, neo4j_target, replicate, run_cypher,  # noqa: F401
-                            without_paper)
+from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
 
 from paperkg.cypher import load_query
 from paperkg.errors import ExitCode, PaperkgError

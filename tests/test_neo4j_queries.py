@@ -10,7 +10,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from neo4j_fixtures import empty_database, neo4j_target, without_paper  # noqa: F401
+from neo4j_fixtures import empty_database, without_paper
 
 from paperkg.cypher import list_queries, load_query
 from paperkg.graph.exports import read_json
