@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import networkx as nx
+from neo4j.exceptions import ServiceUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -92,7 +93,10 @@ def main() -> None:
     rels, nodes = graph.number_of_edges(), graph.number_of_nodes()
     print(f"graph: {copies} copies of the corpus graph -> {nodes} nodes, {rels} relationships")
 
-    empty_database(target)
+    try:
+        empty_database(target)
+    except ServiceUnavailable:
+        sys.exit(f"no Neo4j answers at {args.uri}: start one with `bash scripts/neo4j.sh start`.")
     first = push_graph(graph, target, batch_size=args.batch_size, source="bench batched")
     again = push_graph(graph, target, batch_size=args.batch_size, source="bench re-push")
     empty_database(target)
