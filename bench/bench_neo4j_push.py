@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from neo4j_fixtures import empty_database, replicate  # noqa: E402
 
 from paperkg.graph.exports import read_json  # noqa: E402
-from paperkg.graph.neo4j_rows import GraphRows, graph_rows  # noqa: E402
-from paperkg.graph.neo4j_writer import (DEFAULT_BATCH_SIZE, Neo4jTarget, apply_schema, open_driver,  # noqa: E402
+from paperkg.cypher.rows import GraphRows, graph_rows  # noqa: E402
+from paperkg.cypher.writer import (DEFAULT_BATCH_SIZE, Neo4jTarget, apply_schema, open_driver,  # noqa: E402
                                         push_graph, start_push, write_rows)
 
 NAIVE_MERGE = """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import spacy
 
-from paperkg.eval_scierc import load_model
+from paperkg.extract.evaluate.scierc import load_model
 from paperkg.extract.training.convert import read_scierc, to_doc
 
 DEFAULT_DEV = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "scierc" / "dev.json"

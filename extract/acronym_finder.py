@@ -20,7 +20,6 @@ from .acronym_rules import (
     Lexicon,
     TokenCache,
     WordInfo,
-    load_lexicon,
     short_runs,
     word_infos,
 )
@@ -76,11 +75,14 @@ def _abbreviates(chunk: str, word: str) -> bool:
 class AcronymFinder:
     """Finds acronym mentions and their definitions in a sentence given as token texts."""
 
-    def __init__(self, lexicon: Lexicon | None = None, costs: Costs | None = None,
+    def __init__(self, lexicon: Lexicon, costs: Costs | None = None,
                  camel_case_names: bool = False, initials_rule: bool = True,
-                 min_lowercase_initials: int = 3) -> None:
-        self.lexicon = lexicon or load_lexicon()
+                 min_lowercase_initials: int = 3, strict_min_confidence: float = STRICT_MIN_CONFIDENCE,
+                 rule_confidence: dict[str, float] | None = None) -> None:
+        self.lexicon = lexicon
         self.aligner = Aligner(self.lexicon, costs)
+        self.strict_min_confidence = strict_min_confidence
+        self.rule_confidence = {**RULE_BASE_CONFIDENCE, **(rule_confidence or {})}
         self.cache = TokenCache(self.lexicon, camel_case_names)
         self.initials_rule = initials_rule
         self.min_lowercase_initials = min_lowercase_initials
@@ -166,7 +168,7 @@ class AcronymFinder:
             if not short[1] and (found := self._camel_chunks(texts, inner, open_at)):
                 return found
             found = self._long_before(texts, words, inner, short[0], open_at, "long_bracket_short")
-            if found and (short[1] or found.confidence >= STRICT_MIN_CONFIDENCE):
+            if found and (short[1] or found.confidence >= self.strict_min_confidence):
                 return self._with_title_tail(texts, words, found, open_at)
             if short[1] and short[0] + 1 < close_at:
                 found = self._long_window(texts, words, inner, short[0], short[0] + 1, close_at, True,
@@ -187,8 +189,7 @@ class AcronymFinder:
                 return found
         return None
 
-    @staticmethod
-    def _camel_chunks(texts: list[str], at: int, open_at: int) -> Definition | None:
+    def _camel_chunks(self, texts: list[str], at: int, open_at: int) -> Definition | None:
         """"Federated Averaging (FedAvg)": a CamelCase name whose capital-led chunks abbreviate
         the words right before the bracket, one chunk per word (names alone stay undefined)."""
         chunks = _CAMEL_CHUNK.findall(texts[at])
@@ -197,7 +198,7 @@ class AcronymFinder:
             return None
         if all(_abbreviates(c, w) for c, w in zip(chunks, texts[open_at - n:open_at])):
             return Definition(at, at + 1, open_at - n, open_at, "camel_chunks",
-                              RULE_BASE_CONFIDENCE["camel_chunks"])
+                              self.rule_confidence["camel_chunks"])
         return None
 
     def _with_title_tail(self, texts, words, found: Definition, open_at: int) -> Definition:
@@ -234,7 +235,7 @@ class AcronymFinder:
 
     def _confidence(self, rule: str, cost: float, short: str) -> float:
         allowed = self.aligner.allowed(short)
-        return round(RULE_BASE_CONFIDENCE[rule] * (1.0 - 0.5 * min(cost / allowed, 1.0)), 3)
+        return round(self.rule_confidence[rule] * (1.0 - 0.5 * min(cost / allowed, 1.0)), 3)
 
     # ------------------------------------------------------- without brackets
 
@@ -288,7 +289,7 @@ class AcronymFinder:
 
     def _strict(self, texts: list[str], found: Definition) -> bool:
         """Definitions without brackets need a clean match: plain words and a close alignment."""
-        return found.confidence >= STRICT_MIN_CONFIDENCE and self._plain_words(texts, found.long_start, found.long_end)
+        return found.confidence >= self.strict_min_confidence and self._plain_words(texts, found.long_start, found.long_end)
 
     def _plain_words(self, texts: list[str], lo: int, hi: int) -> bool:
         """At least two words and no acronym among them (so "OO, PP" is no definition)."""
@@ -323,7 +324,7 @@ class AcronymFinder:
                 best = (distance, lo, hi)
         if best is None:
             return None
-        return Definition(start, end, best[1], best[2], "initials", RULE_BASE_CONFIDENCE["initials"])
+        return Definition(start, end, best[1], best[2], "initials", self.rule_confidence["initials"])
 
     @staticmethod
     def _initial_word(text: str, word: WordInfo, letter: str) -> bool:

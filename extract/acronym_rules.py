@@ -5,14 +5,15 @@ share one implementation that runs on plain Python strings (thousands of sentenc
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-DATA_DIR = Path(__file__).parent / "data"
+if TYPE_CHECKING:
+    from .resources import DataFiles
+
+ACRONYM_FILES = ("acronym_cues.json", "acronym_long_stopwords.txt", "acronym_not_long_start.txt",
+                 "acronym_head_nouns.txt", "acronym_not_short.txt")
 
 JOINERS = frozenset({"-", "/", "–"})
 BOUNDARIES = frozenset({"(", ")", "[", "]", "{", "}", ";", ":", ".", "=", "!", "?", '"', "“", "”"})
@@ -63,20 +64,14 @@ class Lexicon:
     apposition_separators: frozenset[str]
 
 
-def _read_list(path: Path) -> frozenset[str]:
-    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
-    return frozenset(line for line in lines if line and not line.startswith("#"))
-
-
-@cache
-def load_lexicon(data_dir: Path = DATA_DIR) -> Lexicon:
-    """Read the acronym word lists once per data directory."""
-    cues = json.loads((data_dir / "acronym_cues.json").read_text(encoding="utf-8"))
+def load_lexicon(data: DataFiles) -> Lexicon:
+    """The acronym word lists and cues from the component's data files (ACRONYM_FILES)."""
+    cues = data.json("acronym_cues.json")
     return Lexicon(
-        long_stopwords=_read_list(data_dir / "acronym_long_stopwords.txt"),
-        not_long_start=_read_list(data_dir / "acronym_not_long_start.txt"),
-        head_nouns=_read_list(data_dir / "acronym_head_nouns.txt"),
-        not_short=_read_list(data_dir / "acronym_not_short.txt"),
+        long_stopwords=frozenset(line.strip() for line in data.lines("acronym_long_stopwords.txt")),
+        not_long_start=frozenset(line.strip() for line in data.lines("acronym_not_long_start.txt")),
+        head_nouns=frozenset(line.strip() for line in data.lines("acronym_head_nouns.txt")),
+        not_short=frozenset(line.strip() for line in data.lines("acronym_not_short.txt")),
         bracket_lead=frozenset(cues["bracket_lead"]),
         short_long_cues=tuple(tuple(cue) for cue in cues["short_long_cues"]),
         short_long_leads=tuple(tuple(lead) for lead in cues["short_long_leads"]),

@@ -1,86 +1,45 @@
 """spaCy component `paperkg_acronyms`: acronym definitions, resolved later mentions and
-undefined acronyms, as a SpanGroup plus Span/Doc extensions that survive serialisation.
-
-Per mention the Doc keeps one plain record in `doc._.acronym_records`
-[start, end, kind, rule, confidence, long_start, long_end] (token offsets; -1 when there is
-no long form); the Span extensions are getters over those records.
+undefined acronyms, as the span group doc.spans["acronyms"] and the records behind the
+`paperkg_` acronym extensions (see extensions.py).
 """
 from __future__ import annotations
+
+from dataclasses import asdict
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from .acronym_finder import AcronymFinder
-from .acronym_rules import singular_plural_variants
+from .acronym_finder import RULE_BASE_CONFIDENCE, STRICT_MIN_CONFIDENCE, AcronymFinder
+from .acronym_rules import ACRONYM_FILES, Costs, load_lexicon, singular_plural_variants
+from .extensions import CONFIDENCE, END, KIND, LONG_END, LONG_START, START, register_extensions
+from .resources import DataComponent, DataFiles
 
 SPAN_KEY = "acronyms"
 LABEL = "ACRONYM"
 RESOLVED_RULE = "later_mention"
-RESOLVED_DISCOUNT = 0.95
-UNDEFINED_CONFIDENCE = 0.5
 # Rules too weak to redefine a short form the Doc already defined: there the mention resolves.
 ONLY_IF_UNDEFINED = frozenset({"initials"})
 
-_START, _END, _KIND, _RULE, _CONF, _LONG_START, _LONG_END = range(7)
 
-
-def _record(span: Span) -> list | None:
-    for rec in span.doc._.acronym_records:
-        if rec[_START] == span.start and rec[_END] == span.end:
-            return rec
-    return None
-
-
-def _long_form(span: Span) -> Span | None:
-    rec = _record(span)
-    if rec is None or rec[_LONG_START] < 0:
-        return None
-    return span.doc[rec[_LONG_START]:rec[_LONG_END]]
-
-
-def _field(index: int):
-    def getter(span: Span):
-        rec = _record(span)
-        return None if rec is None else rec[index]
-    return getter
-
-
-def _definitions(doc: Doc) -> list[tuple[Span, Span]]:
-    return [
-        (doc[r[_START]:r[_END]], doc[r[_LONG_START]:r[_LONG_END]])
-        for r in doc._.acronym_records
-        if r[_KIND] == "definition"
-    ]
-
-
-def register_extensions() -> None:
-    """Declare the Doc/Span extensions of the acronym component (idempotent)."""
-    if not Doc.has_extension("acronym_records"):
-        Doc.set_extension("acronym_records", default=[])
-    if not Doc.has_extension("acronym_definitions"):
-        Doc.set_extension("acronym_definitions", getter=_definitions)
-    for name, getter in (
-        ("long_form", _long_form),
-        ("acronym_kind", _field(_KIND)),
-        ("acronym_rule", _field(_RULE)),
-        ("acronym_confidence", _field(_CONF)),
-    ):
-        if not Span.has_extension(name):
-            Span.set_extension(name, getter=getter)
-
-
-register_extensions()
-
-
-class AcronymComponent:
+class AcronymComponent(DataComponent):
     """Finds acronym definitions per sentence, then resolves bare mentions of defined short
     forms (singular or plural) later in the same Doc."""
 
-    def __init__(self, finder: AcronymFinder, resolve_unshaped: bool = True) -> None:
-        self.finder = finder
+    def __init__(self, name: str, *, finder_options: dict, costs: Costs, resolve_unshaped: bool,
+                 resolved_discount: float, undefined_confidence: float) -> None:
+        super().__init__(name, ACRONYM_FILES)
+        register_extensions()
+        self.finder_options = finder_options
+        self.costs = costs
         self.resolve_unshaped = resolve_unshaped
+        self.resolved_discount = resolved_discount
+        self.undefined_confidence = undefined_confidence
+        self.finder: AcronymFinder | None = None
 
-    def __call__(self, doc: Doc) -> Doc:
+    def build(self, data: DataFiles) -> None:
+        self.finder = AcronymFinder(load_lexicon(data), self.costs, **self.finder_options)
+
+    def process(self, doc: Doc) -> Doc:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
         records: list[list] = []
         defined: dict[str, list] = {}
@@ -99,48 +58,59 @@ class AcronymComponent:
                 if d is not None and d.rule in ONLY_IF_UNDEFINED and short in defined:
                     d = None
                 if d is not None:
-                    rec = [start + offset, end + offset, "definition", d.rule, d.confidence,
-                           d.long_start + offset, d.long_end + offset]
+                    record = [start + offset, end + offset, "definition", d.rule, d.confidence,
+                              d.long_start + offset, d.long_end + offset]
                     for key in singular_plural_variants(short):
-                        defined[key] = rec
+                        defined[key] = record
                 else:
-                    rec = self._mention(short, start + offset, end + offset, defined)
-                records.append(rec)
-        doc._.acronym_records = records
+                    record = self._mention(short, start + offset, end + offset, defined)
+                records.append(record)
+        doc._.paperkg_acronym_records = records
         doc.spans[SPAN_KEY] = SpanGroup(doc, name=SPAN_KEY, spans=[
-            Span(doc, r[_START], r[_END], label=LABEL) for r in records
+            Span(doc, r[START], r[END], label=LABEL) for r in records
         ])
         return doc
 
-    @staticmethod
-    def _mention(short: str, start: int, end: int, defined: dict[str, list]) -> list:
+    def _mention(self, short: str, start: int, end: int, defined: dict[str, list]) -> list:
         source = defined.get(short)
         if source is None:
-            return [start, end, "undefined", "shape", UNDEFINED_CONFIDENCE, -1, -1]
-        confidence = round(source[_CONF] * RESOLVED_DISCOUNT, 3)
-        return [start, end, "resolved", RESOLVED_RULE, confidence, source[_LONG_START], source[_LONG_END]]
+            return [start, end, "undefined", "shape", self.undefined_confidence, -1, -1]
+        confidence = round(source[CONFIDENCE] * self.resolved_discount, 3)
+        return [start, end, "resolved", RESOLVED_RULE, confidence, source[LONG_START], source[LONG_END]]
 
 
 @Language.factory(
     "paperkg_acronyms",
-    default_config={"camel_case_names": False, "initials_rule": True, "resolve_unshaped": True},
+    assigns=["doc.spans", "doc._.paperkg_acronym_records", "span._.paperkg_long_form"],
+    requires=["token.is_sent_start"],
+    default_config={
+        "camel_case_names": False, "initials_rule": True, "min_lowercase_initials": 3,
+        "resolve_unshaped": True, "resolved_discount": 0.95, "undefined_confidence": 0.5,
+        "strict_min_confidence": STRICT_MIN_CONFIDENCE, "rule_confidence": RULE_BASE_CONFIDENCE,
+        "costs": asdict(Costs()),
+    },
 )
 def make_acronym_component(nlp: Language, name: str, camel_case_names: bool, initials_rule: bool,
-                           resolve_unshaped: bool) -> AcronymComponent:
-    """Factory of the acronym component (see the module docstring for what it writes)."""
-    finder = AcronymFinder(camel_case_names=camel_case_names, initials_rule=initials_rule)
-    return AcronymComponent(finder, resolve_unshaped=resolve_unshaped)
+                           min_lowercase_initials: int, resolve_unshaped: bool, resolved_discount: float,
+                           undefined_confidence: float, strict_min_confidence: float,
+                           rule_confidence: dict[str, float], costs: dict[str, float]) -> AcronymComponent:
+    """Factory: every threshold is a setting; the word lists are the component's data files."""
+    options = {"camel_case_names": camel_case_names, "initials_rule": initials_rule,
+               "min_lowercase_initials": min_lowercase_initials, "strict_min_confidence": strict_min_confidence,
+               "rule_confidence": dict(rule_confidence)}
+    return AcronymComponent(name, finder_options=options, costs=Costs(**costs), resolve_unshaped=resolve_unshaped,
+                            resolved_discount=resolved_discount, undefined_confidence=undefined_confidence)
 
 
 def bio_labels(doc: Doc) -> list[str]:
     """SDU-style per-token labels: B-/I-short for mentions, B-/I-long for long forms (a long
     form wins where it contains a short form, as in the SDU annotation)."""
     labels = ["O"] * len(doc)
-    for rec in doc._.acronym_records:
-        for k in range(rec[_START], rec[_END]):
-            labels[k] = "B-short" if k == rec[_START] else "I-short"
-    for rec in doc._.acronym_records:
-        if rec[_KIND] == "definition":
-            for k in range(rec[_LONG_START], rec[_LONG_END]):
-                labels[k] = "B-long" if k == rec[_LONG_START] else "I-long"
+    for record in doc._.paperkg_acronym_records:
+        for k in range(record[START], record[END]):
+            labels[k] = "B-short" if k == record[START] else "I-short"
+    for record in doc._.paperkg_acronym_records:
+        if record[KIND] == "definition":
+            for k in range(record[LONG_START], record[LONG_END]):
+                labels[k] = "B-long" if k == record[LONG_START] else "I-long"
     return labels

@@ -6,9 +6,11 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .cues import Cues, load_cues
-from .resources import read_lines
-from .words import is_version, singular, version_after
+from .cues import Cues
+from .resources import DataComponent, DataFiles
+from paperkg.core.words import is_version, singular
+
+from .words import version_after
 
 # A name: inner capitals (QMamba, FLeRM), capitals around a hyphen (Score-Fusion, TS-SNN),
 # or letters with a digit part (CIFAR-10, GPT-4, FlashAttention-3).
@@ -33,16 +35,23 @@ def name_kind(text: str) -> str | None:
     return "weak" if _TITLE_HYPHEN.match(text) else "name"
 
 
-class CandidateFinder:
+class CandidateFinder(DataComponent):
     """Writes doc.spans['names'] (label = guessed type, kb_id = shape) and doc.spans['cue_datasets']."""
 
-    def __init__(self, cues: Cues, not_names: set[str]) -> None:
-        self.cues = cues
-        self.not_names = not_names
+    def __init__(self, name: str, cues: str, not_names: str) -> None:
+        super().__init__(name, (cues, not_names))
+        self.cues_file = cues
+        self.not_names_file = not_names
 
-    def __call__(self, doc: Doc) -> Doc:
+    def build(self, data: DataFiles) -> None:
+        self.cues = Cues.from_data(data, self.cues_file)
+        self.not_names = frozenset(line.strip() for line in data.lines(self.not_names_file))
+
+    def process(self, doc: Doc) -> Doc:
+        sentence_of = _SentenceBounds(doc)
         doc.spans["names"] = list(self._names(doc))
-        doc.spans["cue_datasets"] = list(self._listed_datasets(doc)) + list(self._evaluation_lists(doc))
+        doc.spans["cue_datasets"] = list(self._listed_datasets(doc, sentence_of)) + list(
+            self._evaluation_lists(doc, sentence_of))
         return doc
 
     def _names(self, doc: Doc):
@@ -57,25 +66,25 @@ class CandidateFinder:
     def _before_dataset_noun(self, doc: Doc, i: int) -> bool:
         return i < len(doc) and doc[i].lower_ in self.cues.dataset_nouns
 
-    def _listed_datasets(self, doc: Doc):
+    def _listed_datasets(self, doc: Doc, sentence_of: _SentenceBounds):
         """Items of 'benchmarks like A, B and C' / 'datasets such as A and B', and 'the D dataset'."""
         for token in doc:
             if token.lower_ in self.cues.dataset_nouns:
-                yield from self._list_after(doc, token.i + 1)
+                yield from self._list_after(doc, token.i + 1, sentence_of)
                 yield from self._name_before(doc, token.i)
 
-    def _list_after(self, doc: Doc, i: int):
+    def _list_after(self, doc: Doc, i: int, sentence_of: _SentenceBounds):
         """Items after 'like', 'such as', ', namely', ':' ... or inside a bracket: 'datasets (A, B, and C)'."""
         if i < len(doc) - 1 and doc[i].text == "," and doc[i + 1].lower_ in self.cues.list_introducers:
             i += 1
         if i < len(doc) - 1 and f"{doc[i].lower_} {doc[i + 1].lower_}" in self.cues.list_introducers:
-            yield from self._list_items(doc, i + 2, None)
+            yield from self._list_items(doc, i + 2, None, sentence_of)
         elif i < len(doc) and doc[i].lower_ in self.cues.list_introducers:
-            yield from self._list_items(doc, i + 1, None)
+            yield from self._list_items(doc, i + 1, None, sentence_of)
         elif i < len(doc) and doc[i].text == "(":
-            yield from self._list_items(doc, i + 1, ")")
+            yield from self._list_items(doc, i + 1, ")", sentence_of)
 
-    def _evaluation_lists(self, doc: Doc):
+    def _evaluation_lists(self, doc: Doc, sentence_of: _SentenceBounds):
         """'evaluated on A and B' / 'experiments across A, B and C': the listed names are data sets.
 
         Also 'on A, B and C' in a sentence that evaluates, when one item is a known data set.
@@ -85,19 +94,20 @@ class CandidateFinder:
         for token in doc:
             if token.lower_ not in self.cues.list_openers:
                 continue
-            items = list(self._list_items(doc, token.i + 1, None))
-            before = {t.lower_ for t in doc[max(token.sent.start, token.i - 3):token.i]}
+            items = list(self._list_items(doc, token.i + 1, None, sentence_of))
+            sent_start, sent_end = sentence_of.bounds(token.i)
+            before = {t.lower_ for t in doc[max(sent_start, token.i - 3):token.i]}
             if before & self.cues.data_verbs:
                 yield from items
-            elif (len(items) > 1 and {t.lower_ for t in token.sent} & self.cues.eval_words
+            elif (len(items) > 1 and sentence_of.words(token.i) & self.cues.eval_words
                   and any((s.start, s.end) in known for s in items)):
                 yield from items
 
-    def _list_items(self, doc: Doc, i: int, closer: str | None):
+    def _list_items(self, doc: Doc, i: int, closer: str | None, sentence_of: _SentenceBounds):
         """Name-like items separated by ',', 'and', 'or' from token i to the end of the list."""
         if i >= len(doc):
             return
-        sent_end = doc[i].sent.end
+        sent_end = sentence_of.bounds(i)[1]
         start = None
         depth = 0
         last_item = False  # after 'and'/'or' the next item is the last one
@@ -149,6 +159,30 @@ class CandidateFinder:
         return (token.text[:1].isupper() or name_kind(token.text) is not None) and token.text not in self.not_names
 
 
+class _SentenceBounds:
+    """Per-token sentence bounds and per-sentence word sets of one Doc, computed once (token.sent
+    walks the sentence on every call, which costs quadratic time on a long text)."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.sentences = list(doc.sents)
+        self.index = [0] * len(doc)
+        for number, sent in enumerate(self.sentences):
+            self.index[sent.start:sent.end] = [number] * len(sent)
+        self._words: dict[int, set[str]] = {}
+
+    def bounds(self, i: int) -> tuple[int, int]:
+        """(start, end) token offsets of the sentence holding token i."""
+        sent = self.sentences[self.index[i]]
+        return sent.start, sent.end
+
+    def words(self, i: int) -> set[str]:
+        """The lower-case words of the sentence holding token i."""
+        number = self.index[i]
+        if number not in self._words:
+            self._words[number] = {t.lower_ for t in self.sentences[number]}
+        return self._words[number]
+
+
 def _modifies(item: Span, following, cues: Cues) -> bool:
     """A plain capitalised word right before a lower-case word modifies it ('African languages'),
     unless that word is a data noun; a name shape (KittiSeg) is a name even there."""
@@ -167,7 +201,8 @@ def _looks_like_name(span: Span) -> bool:
     return 0 < len(span) <= 5 and (first[:1].isupper() or name_kind(first) == "name")
 
 
-@Language.factory("paperkg_candidates", default_config={"cues": "cues.json", "not_names": "not_names.txt"})
+@Language.factory("paperkg_candidates", assigns=["doc.spans"], requires=["token.is_sent_start"],
+                  default_config={"cues": "cues.json", "not_names": "not_names.txt"})
 def make_candidate_finder(nlp: Language, name: str, cues: str, not_names: str) -> CandidateFinder:
-    """Factory: cue words and the not-a-name list are data files under extract/data/."""
-    return CandidateFinder(load_cues(cues), set(read_lines(not_names)))
+    """Factory: the cue words and the not-a-name list are data files of the component."""
+    return CandidateFinder(name, cues, not_names)

@@ -1,11 +1,9 @@
-"""Cue word lists (extract/data/cues.json) as one immutable object the components share."""
+"""Cue word lists (cues.json) as one immutable object the rule components share."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
-from functools import lru_cache
 
-from .resources import data_path
+from .resources import DataFiles
 
 
 @dataclass(frozen=True)
@@ -27,9 +25,8 @@ class Cues:
     compare_words: frozenset[str]
     clause_breaks: frozenset[str]
 
-
-@lru_cache(maxsize=None)
-def load_cues(name: str = "cues.json") -> Cues:
-    """Read a cue file shipped under extract/data/."""
-    raw = json.loads(data_path(name).read_text(encoding="utf8"))
-    return Cues(**{f.name: frozenset(raw[f.name]) for f in fields(Cues)})
+    @classmethod
+    def from_data(cls, data: DataFiles, name: str) -> Cues:
+        """The cues of a JSON data file (one list per field)."""
+        raw = data.json(name)
+        return cls(**{f.name: frozenset(raw[f.name]) for f in fields(cls)})

@@ -1,64 +1,47 @@
-"""Turn processed Docs into extraction records: plain JSON, one per paper, with evidence."""
+"""Turn processed Docs into Extraction records (paperkg.core.schema), one per paper, with evidence."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLabel, PaperRecord, Role,
+                                 UndefinedAcronym)
 
-def doc_to_extraction(doc: Doc, paper: dict[str, Any]) -> dict[str, Any]:
+from .extensions import CONFIDENCE, END, KIND, LONG_END, LONG_START, RULE, START
+
+
+def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
     """The paper's entities, acronyms and relations; every item names its sentence, span, source, confidence."""
     sents = list(doc.sents)
-    sent_of = {}
+    sent_of = [0] * len(doc)
     for index, sent in enumerate(sents):
-        for i in range(sent.start, sent.end):
-            sent_of[i] = index
+        sent_of[sent.start:sent.end] = [index] * len(sent)
     entities = [
-        {
-            "text": span.text,
-            "name": span._.canonical,
-            "label": span.label_,
-            "acronym": span._.acronym,
-            "start": span.start_char,
-            "end": span.end_char,
-            "sentence": sent_of[span.start],
-            "source": span._.source,
-            "confidence": span._.confidence,
-            "proposed": span._.proposed,
-            "role": span._.role,
-        }
+        Mention(text=span.text, name=span._.paperkg_canonical, label=NodeLabel(span.label_),
+                start=span.start_char, end=span.end_char, sentence=sent_of[span.start],
+                source=span._.paperkg_source, confidence=span._.paperkg_confidence,
+                role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym)
         for span in doc.spans.get("entities", [])
     ]
-    acronym_list = [
-        {
-            "short": short.text,
-            "long": long.text,
-            "start": short.start_char,
-            "end": short.end_char,
-            "long_start": long.start_char,
-            "long_end": long.end_char,
-            "sentence": sent_of[short.start],
-            "rule": short._.acronym_rule,
-            "confidence": short._.acronym_confidence,
-        }
-        for short, long in doc._.acronym_definitions
-    ]
-    undefined = [dict(item, sentence=sent_of[doc.char_span(item["start"], item["end"]).start])
-                 for item in (doc._.undefined_acronyms or [])]
-    return {
-        "paper": paper,
-        "sentences": [sent.text for sent in sents],
-        "entities": entities,
-        "acronyms": acronym_list,
-        "undefined_acronyms": undefined,
-        "relations": doc._.relations or [],
-    }
+    acronyms = []
+    for record in doc._.paperkg_acronym_records:
+        if record[KIND] == "definition":
+            short, long = doc[record[START]:record[END]], doc[record[LONG_START]:record[LONG_END]]
+            acronyms.append(AcronymDefinition(
+                short=short.text, long=long.text, start=short.start_char, end=short.end_char,
+                long_start=long.start_char, long_end=long.end_char, sentence=sent_of[short.start],
+                rule=record[RULE], confidence=record[CONFIDENCE]))
+    undefined = [UndefinedAcronym(text=short.text, start=short.start_char, end=short.end_char,
+                                  sentence=sent_of[short.start])
+                 for short in doc._.paperkg_undefined_acronyms or []]
+    return Extraction(paper=paper, sentences=[sent.text for sent in sents], entities=entities,
+                      acronyms=acronyms, undefined_acronyms=undefined, relations=list(doc._.paperkg_relations or []))
 
 
-def extract(nlp: Language, papers: Iterable[dict[str, Any]], batch_size: int = 32) -> Iterator[dict[str, Any]]:
-    """Run the pipeline over paper dicts (with an 'abstract' field) with nlp.pipe, yielding records."""
-    pairs = ((paper["abstract"], paper) for paper in papers)
+def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = 32) -> Iterator[Extraction]:
+    """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper."""
+    pairs = ((paper.abstract, paper) for paper in papers)
     for doc, paper in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         yield doc_to_extraction(doc, paper)

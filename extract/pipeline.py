@@ -1,39 +1,48 @@
-"""The extraction pipeline: one spaCy Language built from registered components and their data."""
+"""The extraction pipeline: assembled from extract/pipeline.cfg (component order and every threshold),
+the trained components in extract/model/ and the rule components' data files in extract/data/,
+or loaded from a pipeline directory saved with `nlp.to_disk`.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 import spacy
 from spacy.language import Language
+from spacy.util import load_config
 
-# Importing the modules registers their factories and the tokenizer with spaCy.
+# Importing the modules registers the factories and the tokenizer (installed packages also
+# register them through the spacy_factories / spacy_tokenizers entry points).
 from . import acronyms, candidates, entities, lexicon, relations, sentences, terms, tokenizer  # noqa: F401
 from .resources import DATA_DIR
 
-DEFAULT_MODEL = DATA_DIR.parent / "model" / "scierc_ner"
-TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "paperkg.scientific_tokenizer.v1"}}}
-RULE_COMPONENTS_AFTER_MODEL = ["paperkg_lexicon", "paperkg_candidates", "paperkg_terms", "paperkg_entities",
-                               "paperkg_relations"]
+PACKAGE_DIR = Path(__file__).parent
+PIPELINE_CONFIG = PACKAGE_DIR / "pipeline.cfg"
+DEFAULT_MODEL = PACKAGE_DIR / "model" / "scierc_ner"
+MODEL_COMPONENTS = ("tok2vec", "ner")
 
 
-def build_pipeline(model: Path | str | None = DEFAULT_MODEL) -> Language:
-    """Tokenizer, sentences, acronyms, the statistical NER (if `model` exists), then the rule layers.
-
-    `model` is a spaCy pipeline directory whose tok2vec/ner components are sourced; None (or a
-    missing directory) gives the rules-only pipeline.
-    """
-    nlp = spacy.blank("en", config=TOKENIZER_CONFIG)
-    nlp.add_pipe("paperkg_sentences")
-    nlp.add_pipe("paperkg_acronyms")
-    if model is not None and Path(model).is_dir():
-        add_model_components(nlp, Path(model))
-    for name in RULE_COMPONENTS_AFTER_MODEL:
-        nlp.add_pipe(name)
+def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> Language:
+    """Build the pipeline from its config: trained components sourced from `model` (None: the
+    rules-only pipeline), rule components initialised from the files in `data_dir`."""
+    config = load_config(PIPELINE_CONFIG, overrides={"paths.model": str(model) if model else None,
+                                                     "paths.data": str(data_dir)}, interpolate=False)
+    exclude = list(MODEL_COMPONENTS) if model is None else []
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, exclude=exclude)
+    nlp._link_components()
+    with nlp.select_pipes(disable=[name for name in MODEL_COMPONENTS if name in nlp.pipe_names]):
+        nlp.initialize()
     return nlp
 
 
-def add_model_components(nlp: Language, model_dir: Path) -> None:
-    """Source the trained components (tok2vec, ner) of a spaCy pipeline into `nlp`."""
-    trained = spacy.load(model_dir, exclude=["senter", "parser", "tagger"])
-    for name in trained.pipe_names:
-        nlp.add_pipe(name, source=trained)
+def is_saved_pipeline(path: Path) -> bool:
+    """A directory written by `nlp.to_disk` of a paperkg pipeline (not just a trained model)."""
+    config = path / "config.cfg"
+    return config.is_file() and "paperkg_entities" in load_config(config, interpolate=False)["nlp"]["pipeline"]
+
+
+def load_pipeline(path: Path | None = None, *, rules_only: bool = False) -> Language:
+    """The extraction pipeline: assembled from the package (path None), from a trained model
+    directory, or loaded from a saved paperkg pipeline; `rules_only` leaves the model out."""
+    if path is not None and is_saved_pipeline(path):
+        return spacy.load(path, exclude=list(MODEL_COMPONENTS) if rules_only else [])
+    return assemble(None if rules_only else (path or DEFAULT_MODEL))

@@ -2,19 +2,17 @@
 ('X, a novel framework'; 'a ... method, X'), 'our proposed X' and 'dubbed X'."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spacy.tokens import Doc, Span
 
 from .cues import Cues
-from .typing import head_noun_labels
-from .words import singular
-
-_WINDOW = 20          # tokens after a propose cue in which the proposed name is looked for
-_APPOSITION_SPAN = 10  # tokens of ", a novel ... framework" after a name
+from .typing import HeadNouns
 
 
 def is_name_like(span: Span) -> bool:
     """A name rather than a common noun phrase: an acronym, a name shape or a capitalised term."""
-    return span._.source in {"acronym", "name"} or (
+    return span._.paperkg_source in {"acronym", "name"} or (
         len(span) > 1 and sum(t.text[:1].isupper() for t in span) >= 2)
 
 
@@ -30,80 +28,88 @@ def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
     return positions
 
 
-def mark_proposals(doc: Doc, spans: list[Span], cues: Cues) -> None:
-    """Set span._.proposed on the entities the paper proposes, and on every mention of them.
+class ProposalRules:
+    """The proposal cues of one pipeline: cue words, head nouns and the two window sizes."""
 
-    A name in apposition to a data noun ('OpenBench, a benchmark of ...') is a proposed Dataset.
-    """
-    proposed: dict[str, str | None] = {}
-    for sent in doc.sents:
-        in_sent = [s for s in spans if sent.start <= s.start < sent.end]
-        cue_positions = propose_cue_positions(sent, cues)
-        named = [s for s in in_sent if _after_naming_word(doc, s, cues)]
-        for pos in [] if named else cue_positions:
-            target = _first_name_after(in_sent, pos, cues, doc)
-            if target is not None:
-                proposed.setdefault(target._.canonical, None)
-        for span in in_sent:
-            kind = _apposition_kind(doc, span, cues, bool(cue_positions))
-            if kind is not None or span in named:
-                label = "Dataset" if kind in cues.dataset_nouns else None
-                proposed[span._.canonical] = label or proposed.get(span._.canonical)
-    for span in spans:
-        if span._.canonical not in proposed:
-            continue
-        if proposed[span._.canonical] == "Dataset":
-            span.label_ = "Dataset"
-        elif span.label_ in {"Dataset", "Metric"}:
-            continue
-        elif span.label_ == "Task":
-            span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
-        span._.proposed = True
+    def __init__(self, cues: Cues, head_nouns: HeadNouns, window: int, apposition_span: int) -> None:
+        self.cues = cues
+        self.head_nouns = head_nouns
+        self.window = window                    # tokens after a propose cue in which the name is looked for
+        self.apposition_span = apposition_span  # tokens of ", a novel ... framework" after a name
 
+    def mark(self, doc: Doc, spans: list[Span], sentences: Sequence[Span],
+             by_sentence: Sequence[list[Span]]) -> None:
+        """Set span._.paperkg_proposed on the entities the paper proposes, and on every mention of them.
 
-def _first_name_after(spans: list[Span], pos: int, cues: Cues, doc: Doc) -> Span | None:
-    for span in spans:
-        if span.start <= pos or span.start - pos > _WINDOW:
-            continue
-        if any(t.lower_ in cues.clause_breaks for t in doc[pos + 1:span.start]):
-            return None
-        if is_name_like(span) and span.label_ not in {"Dataset", "Metric"}:
-            return span
-    return None
+        `by_sentence[i]` holds the spans starting in `sentences[i]`. A name in apposition to a
+        data noun ('OpenBench, a benchmark of ...') is a proposed Dataset.
+        """
+        cues = self.cues
+        proposed: dict[str, str | None] = {}
+        for sent, in_sent in zip(sentences, by_sentence):
+            cue_positions = propose_cue_positions(sent, cues)
+            named = [s for s in in_sent if self._after_naming_word(doc, s)]
+            for pos in [] if named else cue_positions:
+                target = self._first_name_after(in_sent, pos, doc)
+                if target is not None:
+                    proposed.setdefault(target._.paperkg_canonical, None)
+            for span in in_sent:
+                kind = self._apposition_kind(doc, span, bool(cue_positions))
+                if kind is not None or span in named:
+                    label = "Dataset" if kind in cues.dataset_nouns else None
+                    proposed[span._.paperkg_canonical] = label or proposed.get(span._.paperkg_canonical)
+        for span in spans:
+            if span._.paperkg_canonical not in proposed:
+                continue
+            if proposed[span._.paperkg_canonical] == "Dataset":
+                span.label_ = "Dataset"
+            elif span.label_ in {"Dataset", "Metric"}:
+                continue
+            elif span.label_ == "Task":
+                span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
+            span._.paperkg_proposed = True
 
-
-def _apposition_kind(doc: Doc, span: Span, cues: Cues, sentence_proposes: bool) -> str | None:
-    """The kind noun naming a proposal by apposition, or None.
-
-    'X, a novel framework ...' (a novelty word or a proposing sentence needed), 'X is a novel
-    ... method' (a novelty word needed), 'a ... method, X' in a proposing sentence, 'our
-    approach, X', 'our proposed X'.
-    """
-    if not is_name_like(span):
+    def _first_name_after(self, spans: list[Span], pos: int, doc: Doc) -> Span | None:
+        for span in spans:
+            if span.start <= pos or span.start - pos > self.window:
+                continue
+            if any(t.lower_ in self.cues.clause_breaks for t in doc[pos + 1:span.start]):
+                return None
+            if is_name_like(span) and span.label_ not in {"Dataset", "Metric"}:
+                return span
         return None
-    end, start = span.end, span.start
-    after = [t.lower_ for t in doc[end:min(len(doc), end + 3)]]
-    if after[:2] in ([",", "a"], [",", "an"], [",", "the"], ["is", "a"], ["is", "an"]):
-        window = [t.lower_ for t in doc[end + 2:min(len(doc), end + 2 + _APPOSITION_SPAN)]]
-        kind = next((w for w in window if _is_kind_noun(w, cues)), None)
-        copula = after[0] == "is"
-        if kind and ((sentence_proposes and not copula) or any(w in cues.novelty_words for w in window[:4])):
-            return kind
-    if start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
-        if sentence_proposes or (start >= 3 and doc[start - 3].lower_ == "our"):
-            return doc[start - 2].lower_
-    if start >= 2 and doc[start - 2].lower_ == "our" and doc[start - 1].lower_ == "proposed":
-        return "proposed"
-    return None
 
+    def _apposition_kind(self, doc: Doc, span: Span, sentence_proposes: bool) -> str | None:
+        """The kind noun naming a proposal by apposition, or None.
 
-def _is_kind_noun(word: str, cues: Cues) -> bool:
-    """A noun naming what was proposed: a cue kind noun, a data noun, or a Method/Dataset head word."""
-    return (word in cues.kind_nouns or word in cues.dataset_nouns
-            or head_noun_labels().get(singular(word)) in {"Method", "Dataset"})
+        'X, a novel framework ...' (a novelty word or a proposing sentence needed), 'X is a novel
+        ... method' (a novelty word needed), 'a ... method, X' in a proposing sentence, 'our
+        approach, X', 'our proposed X'.
+        """
+        if not is_name_like(span):
+            return None
+        cues = self.cues
+        end, start = span.end, span.start
+        after = [t.lower_ for t in doc[end:min(len(doc), end + 3)]]
+        if after[:2] in ([",", "a"], [",", "an"], [",", "the"], ["is", "a"], ["is", "an"]):
+            window = [t.lower_ for t in doc[end + 2:min(len(doc), end + 2 + self.apposition_span)]]
+            kind = next((w for w in window if self._is_kind_noun(w)), None)
+            copula = after[0] == "is"
+            if kind and ((sentence_proposes and not copula) or any(w in cues.novelty_words for w in window[:4])):
+                return kind
+        if start >= 2 and doc[start - 1].text == "," and doc[start - 2].lower_ in cues.kind_nouns:
+            if sentence_proposes or (start >= 3 and doc[start - 3].lower_ == "our"):
+                return doc[start - 2].lower_
+        if start >= 2 and doc[start - 2].lower_ == "our" and doc[start - 1].lower_ == "proposed":
+            return "proposed"
+        return None
 
+    def _is_kind_noun(self, word: str) -> bool:
+        """A noun naming what was proposed: a cue kind noun, a data noun, or a Method/Dataset head word."""
+        return (word in self.cues.kind_nouns or word in self.cues.dataset_nouns
+                or self.head_nouns.label_of_word(word) in {"Method", "Dataset"})
 
-def _after_naming_word(doc: Doc, span: Span, cues: Cues) -> bool:
-    """'... dubbed X', 'named X', 'called X'."""
-    before = [t.lower_ for t in doc[max(0, span.start - 2):span.start]]
-    return is_name_like(span) and any(w in cues.naming_words for w in before)
+    def _after_naming_word(self, doc: Doc, span: Span) -> bool:
+        """'... dubbed X', 'named X', 'called X'."""
+        before = [t.lower_ for t in doc[max(0, span.start - 2):span.start]]
+        return is_name_like(span) and any(w in self.cues.naming_words for w in before)

@@ -4,59 +4,72 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .cues import Cues, load_cues
-from .extensions import ensure_extensions
+from paperkg.core.schema import Relation, RelType
 
-_MAX_GAP = 12  # tokens between the two entities of a cue relation
+from .cues import Cues
+from .extensions import register_extensions
+from .resources import DataComponent, DataFiles
+from .sentence_spans import group_by_sentence
 
 
-class RelationFinder:
-    """Writes doc._.relations: dicts with type, head and tail (indices into doc.spans['entities'])."""
+class RelationFinder(DataComponent):
+    """Writes doc._.paperkg_relations: Relation records whose head and tail index doc.spans['entities']."""
 
-    def __init__(self, cues: Cues) -> None:
-        ensure_extensions()
-        self.cues = cues
+    def __init__(self, name: str, cues: str, max_gap: int, confidence: dict[str, float]) -> None:
+        super().__init__(name, (cues,))
+        register_extensions()
+        self.cues_file = cues
+        self.max_gap = max_gap  # tokens between the two entities of a cue relation
+        self.confidence = dict(confidence)
 
-    def __call__(self, doc: Doc) -> Doc:
+    def build(self, data: DataFiles) -> None:
+        self.cues = Cues.from_data(data, self.cues_file)
+
+    def process(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("entities", []))
-        proposed = [i for i, e in enumerate(entities) if e._.proposed and e.label_ == "Method"]
-        proposed_names = {entities[i]._.canonical for i in proposed}
-        relations: dict[tuple[str, int, int], dict] = {}
-        for sent_index, sent in enumerate(doc.sents):
-            idx = [i for i, e in enumerate(entities) if sent.start <= e.start < sent.end]
-            words = {t.lower_ for t in sent}
+        index = {(e.start, e.end): i for i, e in enumerate(entities)}
+        proposed = [i for i, e in enumerate(entities) if e._.paperkg_proposed and e.label_ == "Method"]
+        proposed_names = {entities[i]._.paperkg_canonical for i in proposed}
+        relations: dict[tuple[RelType, int, int], Relation] = {}
+        sentences = list(doc.sents)
+        for sent_index, (sent, in_sent) in enumerate(zip(sentences, group_by_sentence(sentences, entities))):
+            idx = [index[(e.start, e.end)] for e in in_sent]
             for a in idx:
                 for b in idx:
                     if a != b and entities[a].start < entities[b].start:
                         self._pair(doc, entities, a, b, sent_index, relations)
-            if words & self.cues.eval_words and len(proposed_names) == 1:
+            if len(proposed_names) == 1 and {t.lower_ for t in sent} & self.cues.eval_words:
                 self._evaluated_on_proposed(entities, idx, proposed[0], sent_index, relations)
-        doc._.relations = sorted(relations.values(), key=lambda r: (r["sentence"], r["head"], r["tail"], r["type"]))
+        doc._.paperkg_relations = sorted(relations.values(), key=lambda r: (r.sentence, r.head, r.tail, r.type.value))
         return doc
 
     def _pair(self, doc: Doc, ents: list[Span], a: int, b: int, sent: int, out: dict) -> None:
         first, second = ents[a], ents[b]
         between = doc[first.end:second.start]
-        if len(between) > _MAX_GAP:
+        if len(between) > self.max_gap:
             return
         words = {t.lower_ for t in between}
         if any(t.lower_ in self.cues.clause_breaks for t in between):
             return
         kinds = (first.label_, second.label_)
         if kinds == ("Method", "Task") and words & self.cues.use_for_words:
-            _add(out, "USED_FOR", a, b, sent, 0.7)
+            self._add(out, RelType.USED_FOR, a, b, sent, self.confidence["USED_FOR"])
         elif kinds == ("Method", "Dataset") and words & (self.cues.eval_words | {"on"}):
-            _add(out, "EVALUATED_ON", a, b, sent, 0.7)
+            self._add(out, RelType.EVALUATED_ON, a, b, sent, self.confidence["EVALUATED_ON"])
         elif kinds == ("Method", "Method") and words & self.cues.compare_words:
-            _add(out, "COMPARED_WITH", a, b, sent, 0.6)
+            self._add(out, RelType.COMPARED_WITH, a, b, sent, self.confidence["COMPARED_WITH"])
         elif first.label_ == second.label_ and _is_apposition(between):
-            _add(out, "IS_A", a, b, sent, 0.5)
+            self._add(out, RelType.IS_A, a, b, sent, self.confidence["IS_A"])
 
     def _evaluated_on_proposed(self, ents: list[Span], idx: list[int], method: int, sent: int, out: dict) -> None:
         """'Experiments on CIFAR-10 ...': the paper's single proposed method is evaluated on the data sets."""
         for i in idx:
-            if ents[i].label_ == "Dataset" and ents[i]._.role == "evaluates_on":
-                _add(out, "EVALUATED_ON", method, i, sent, 0.5)
+            if ents[i].label_ == "Dataset" and ents[i]._.paperkg_role == "evaluates_on":
+                self._add(out, RelType.EVALUATED_ON, method, i, sent, self.confidence["EVALUATED_ON_PROPOSED"])
+
+    @staticmethod
+    def _add(out: dict, kind: RelType, head: int, tail: int, sent: int, confidence: float) -> None:
+        out.setdefault((kind, head, tail), Relation(kind, head, tail, sent, "cue", confidence))
 
 
 def _is_apposition(between: Span) -> bool:
@@ -65,14 +78,15 @@ def _is_apposition(between: Span) -> bool:
     return len(words) <= 5 and (words[:2] in ([",", "a"], [",", "an"], ["is", "a"], ["is", "an"]))
 
 
-def _add(out: dict, kind: str, head: int, tail: int, sent: int, confidence: float) -> None:
-    key = (kind, head, tail)
-    if key not in out:
-        out[key] = {"type": kind, "head": head, "tail": tail, "sentence": sent, "source": "cue",
-                    "confidence": confidence}
-
-
-@Language.factory("paperkg_relations", default_config={"cues": "cues.json"})
-def make_relation_finder(nlp: Language, name: str, cues: str) -> RelationFinder:
-    """Factory: cue words are a data file under extract/data/."""
-    return RelationFinder(load_cues(cues))
+@Language.factory(
+    "paperkg_relations",
+    assigns=["doc._.paperkg_relations"],
+    requires=["doc.spans", "span._.paperkg_role", "span._.paperkg_proposed"],
+    default_config={"cues": "cues.json", "max_gap": 12,
+                    "confidence": {"USED_FOR": 0.7, "EVALUATED_ON": 0.7, "COMPARED_WITH": 0.6, "IS_A": 0.5,
+                                   "EVALUATED_ON_PROPOSED": 0.5}},
+)
+def make_relation_finder(nlp: Language, name: str, cues: str, max_gap: int,
+                         confidence: dict[str, float]) -> RelationFinder:
+    """Factory: the window and the confidences are settings; the cue words are a data file."""
+    return RelationFinder(name, cues, max_gap, confidence)

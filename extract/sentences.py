@@ -4,20 +4,28 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .resources import read_lines
+from .resources import DataComponent, DataFiles
 
 _ENDERS = {".", "!", "?"}
 _CLOSERS = {")", "]", "\"", "'", "”", "’"}
 
 
-class AbstractSentencizer:
-    """Rule-based senter; a sentence ends at a terminal mark followed by a capital, digit or bracket."""
+class AbstractSentencizer(DataComponent):
+    """Rule-based senter in one pass over the tokens: a sentence ends at a terminal mark followed
+    by a capital, digit or bracket (closing brackets and quotes stay with the sentence they end)."""
 
-    def __init__(self, abbreviations: set[str], final_abbreviations: set[str]) -> None:
-        self.abbreviations = abbreviations
-        self.final_abbreviations = final_abbreviations
+    def __init__(self, name: str, abbreviations: str, final_abbreviations: str) -> None:
+        super().__init__(name, (abbreviations, final_abbreviations))
+        self.abbreviations_file = abbreviations
+        self.final_abbreviations_file = final_abbreviations
+        self.abbreviations: frozenset[str] = frozenset()
+        self.final_abbreviations: frozenset[str] = frozenset()
 
-    def __call__(self, doc: Doc) -> Doc:
+    def build(self, data: DataFiles) -> None:
+        self.abbreviations = data.words(self.abbreviations_file)
+        self.final_abbreviations = data.words(self.final_abbreviations_file)
+
+    def process(self, doc: Doc) -> Doc:
         for token in doc:
             token.is_sent_start = token.i == 0
         for token in doc[:-1]:
@@ -45,16 +53,9 @@ def _opens_sentence(text: str) -> bool:
 
 @Language.factory(
     "paperkg_sentences",
-    default_config={
-        "abbreviations": "abbreviations.txt",
-        "final_abbreviations": "sentence_final_abbreviations.txt",
-    },
+    assigns=["token.is_sent_start"],
+    default_config={"abbreviations": "abbreviations.txt", "final_abbreviations": "sentence_final_abbreviations.txt"},
 )
-def make_sentencizer(
-    nlp: Language, name: str, abbreviations: str, final_abbreviations: str
-) -> AbstractSentencizer:
-    """Factory: both word lists are data files under extract/data/."""
-    return AbstractSentencizer(
-        {line.lower() for line in read_lines(abbreviations)},
-        {line.lower() for line in read_lines(final_abbreviations)},
-    )
+def make_sentencizer(nlp: Language, name: str, abbreviations: str, final_abbreviations: str) -> AbstractSentencizer:
+    """Factory: both word lists are data files of the component."""
+    return AbstractSentencizer(name, abbreviations, final_abbreviations)

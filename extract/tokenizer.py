@@ -2,43 +2,65 @@
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 from spacy.lang.en import English
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex, registry
 
-from .resources import read_lines
+from .resources import DATA_DIR, DataFiles
 
 # English splits a hyphen between two letters ("multi-view" -> multi - view); names need it whole.
 _LETTER_HYPHEN_GROUP = "(?:-|–|—|--|---|——|~)"
 
 
-def compile_token_match(patterns: tuple[str, ...]) -> Callable[[str], object]:
-    """One matcher for the whole-token patterns: a string matching one of them is never split."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns)).fullmatch
+def compile_token_match(patterns: Iterable[str]) -> Callable[[str], Any]:
+    """One matcher for the whole-token patterns: a string matching one of them is never split.
+
+    The pattern is anchored at the end, so the `.match` a saved tokenizer is reloaded with
+    behaves as `.fullmatch`.
+    """
+    return re.compile("(?:" + "|".join(f"(?:{p})" for p in patterns) + r")\Z").match
+
+
+class ScientificTokenizer(Tokenizer):
+    """English rules minus the letter-hyphen-letter split; `initialize` adds the infixes, suffixes,
+    whole-token patterns and special cases of its data files. spaCy saves and restores all of them
+    with the pipeline."""
+
+    def initialize(self, get_examples: Any = None, *, nlp: Language | None = None, data_dir: str | None = None,
+                   infixes: str = "infixes.txt", suffixes: str = "suffixes.txt",
+                   token_match: str = "token_match.txt", special_cases: str = "tokenizer_specials.txt") -> None:
+        """Read the tokenizer's data files from `data_dir` (default: the package's extract/data/)."""
+        data = DataFiles.read(Path(data_dir) if data_dir else DATA_DIR, (infixes, suffixes, token_match, special_cases))
+        defaults = English.Defaults
+        self.infix_finditer = compile_infix_regex(_english_infixes() + list(data.lines(infixes))).finditer
+        self.suffix_search = compile_suffix_regex(list(defaults.suffixes) + list(data.lines(suffixes))).search
+        self.token_match = compile_token_match(data.lines(token_match))
+        for special in data.lines(special_cases):
+            self.add_special_case(special, [{"ORTH": special}])
+
+
+def _english_infixes() -> list[str]:
+    return [p for p in English.Defaults.infixes if _LETTER_HYPHEN_GROUP not in p]
 
 
 @registry.tokenizers("paperkg.scientific_tokenizer.v1")
 def create_scientific_tokenizer() -> Callable[[Language], Tokenizer]:
-    """English rules minus the letter-hyphen-letter split, plus data/infixes.txt, suffixes.txt, tokenizer_specials.txt."""
+    """The scientific tokenizer; its data files are read by `nlp.initialize()` ([initialize.tokenizer])."""
 
     def make(nlp: Language) -> Tokenizer:
-        infixes = [p for p in English.Defaults.infixes if _LETTER_HYPHEN_GROUP not in p]
-        infixes += list(read_lines("infixes.txt"))
         defaults = English.Defaults
-        tokenizer = Tokenizer(
+        return ScientificTokenizer(
             nlp.vocab,
             rules=dict(defaults.tokenizer_exceptions),
             prefix_search=compile_prefix_regex(defaults.prefixes).search,
-            suffix_search=compile_suffix_regex(list(defaults.suffixes) + list(read_lines("suffixes.txt"))).search,
-            infix_finditer=compile_infix_regex(infixes).finditer,
-            token_match=compile_token_match(read_lines("token_match.txt")),
+            suffix_search=compile_suffix_regex(defaults.suffixes).search,
+            infix_finditer=compile_infix_regex(_english_infixes()).finditer,
             url_match=defaults.url_match,
         )
-        for special in read_lines("tokenizer_specials.txt"):
-            tokenizer.add_special_case(special, [{"ORTH": special}])
-        return tokenizer
 
     return make

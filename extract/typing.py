@@ -1,24 +1,17 @@
-"""Entity typing from a term's head word (extract/data/head_nouns.tsv) and the model's SciERC labels."""
+"""Entity typing from a term's head word (head_nouns.tsv) and the model's SciERC labels."""
 from __future__ import annotations
-
-from functools import lru_cache
 
 from spacy.tokens import Span
 
-from .resources import read_table
-from .words import singular
+from paperkg.core.words import singular
+
+from .resources import DataFiles
 
 _PREPOSITIONS = {"for", "of", "with", "in", "on", "via", "using", "under", "by", "from", "to", "over", "through"}
 
 # How the statistical model's SciERC labels enter the graph (see README, "Combining the extractors").
 SCIERC_TO_GRAPH = {"Method": "Method", "Task": "Task", "Metric": "Metric",
                    "Material": "Dataset", "OtherScientificTerm": "Concept", "Generic": None}
-
-
-@lru_cache(maxsize=None)
-def head_noun_labels(name: str = "head_nouns.tsv") -> dict[str, str]:
-    """Head word (lower-case, singular) -> label."""
-    return {row[0]: row[1] for row in read_table(name)}
 
 
 def head_word(span: Span) -> str:
@@ -34,6 +27,21 @@ def head_word(span: Span) -> str:
     return singular(last.rsplit("-", 1)[-1]) if "-" in last else singular(last)
 
 
-def label_from_head(span: Span) -> str | None:
-    """The label the term's head word signals, if the head is a known one."""
-    return head_noun_labels().get(head_word(span))
+class HeadNouns:
+    """Head word (lower-case, singular) -> the entity type it signals ('...attention' is a Method)."""
+
+    def __init__(self, labels: dict[str, str]) -> None:
+        self.labels = labels
+
+    @classmethod
+    def from_data(cls, data: DataFiles, name: str) -> HeadNouns:
+        """The table of a two-column TSV data file."""
+        return cls({row[0]: row[1] for row in data.table(name)})
+
+    def label_of_word(self, word: str) -> str | None:
+        """The label a (possibly plural) head word signals."""
+        return self.labels.get(singular(word))
+
+    def label_of(self, span: Span) -> str | None:
+        """The label the term's head word signals, if the head is a known one."""
+        return self.labels.get(head_word(span))

@@ -4,13 +4,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from paperkg.extract.words import singular
+from paperkg.core.words import singular
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _SPACE = re.compile(r"\s+")
 _SPACED_HYPHEN = re.compile(r"\s*-\s*")
-
-LABELS = ("Paper", "Method", "Task", "Dataset", "Metric", "Concept")
 
 
 def canonical_name(name: str, label: str | None = None) -> str:

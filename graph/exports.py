@@ -14,7 +14,9 @@ from typing import Any
 
 import networkx as nx
 
-from .atomic import atomic_write, atomic_write_text
+from paperkg.core.atomic import atomic_write, atomic_write_text
+from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
 NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
@@ -45,9 +47,23 @@ def write_json(graph: nx.MultiDiGraph, path: Path) -> None:
 
 
 def read_json(path: Path) -> nx.MultiDiGraph:
-    """Read a graph written by write_json."""
+    """Read a graph written by write_json (its schema version checked)."""
     data = json.loads(Path(path).read_text(encoding="utf8"))
-    return nx.node_link_graph(data, edges="edges", multigraph=True, directed=True)
+    graph = nx.node_link_graph(data, edges="edges", multigraph=True, directed=True)
+    check_graph_schema(graph.graph.get(SCHEMA_KEY), str(path))
+    return graph
+
+
+def read_graph(path: Path) -> nx.MultiDiGraph:
+    """graph.json or graph.graphml as written by paperkg; one sentence naming the file when it is missing,
+    unreadable or not a paperkg graph of this schema."""
+    path = Path(path)
+    if not path.is_file():
+        raise PaperkgError(f"{path}: no such file.")
+    try:
+        return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError, nx.NetworkXError) as error:
+        raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
 
 
 def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
@@ -80,6 +96,7 @@ def read_graphml(path: Path) -> nx.MultiDiGraph:
     """Read GraphML written by write_graphml back into the graph that was written."""
     flat = nx.read_graphml(path, force_multigraph=True)
     encoded = set(filter(None, flat.graph.pop(JSON_ATTRIBUTES_KEY, "").split(",")))
+    check_graph_schema(flat.graph.get(SCHEMA_KEY), str(path))
     graph = nx.MultiDiGraph()
     graph.graph.update(flat.graph)
     for key, data in flat.nodes(data=True):

@@ -1,10 +1,11 @@
 """A user thesaurus (VOSviewer's idea): 'label<TAB>replace by' merges entities; an empty replacement drops one."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from paperkg.errors import PaperkgError
+from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import Extraction, Mention
 
 from .canonical import canonical_name
 
@@ -15,7 +16,9 @@ def read_thesaurus(path: Path) -> dict[str, str]:
     try:
         lines = Path(path).read_text(encoding="utf8").splitlines()
     except OSError as error:
-        raise PaperkgError(f"{path}: cannot read the thesaurus ({error.strerror}).") from error
+        raise PaperkgError(f"{path}: cannot read the thesaurus ({error.strerror}).") from None
+    except UnicodeDecodeError as error:
+        raise PaperkgError(f"{path}: the thesaurus is not UTF-8 text (byte {error.start}); save it as UTF-8.") from None
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -29,27 +32,27 @@ def read_thesaurus(path: Path) -> dict[str, str]:
     return mapping
 
 
-def apply_thesaurus(record: dict[str, Any], thesaurus: dict[str, str]) -> dict[str, Any]:
+def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction:
     """The record with entities renamed or dropped; relations of dropped entities go too."""
     if not thesaurus:
         return record
-    kept: list[dict[str, Any]] = []
+    kept: list[Mention] = []
     new_index: dict[int, int] = {}
-    for index, entity in enumerate(record["entities"]):
+    for index, entity in enumerate(record.entities):
         replacement = _lookup(entity, thesaurus)
         if replacement == "":
             continue
         if replacement is not None:
-            entity = {**entity, "name": replacement, "acronym": None}
+            entity = replace(entity, name=replacement, acronym=None)
         new_index[index] = len(kept)
         kept.append(entity)
-    relations = [{**rel, "head": new_index[rel["head"]], "tail": new_index[rel["tail"]]}
-                 for rel in record["relations"] if rel["head"] in new_index and rel["tail"] in new_index]
-    return {**record, "entities": kept, "relations": relations}
+    relations = [replace(rel, head=new_index[rel.head], tail=new_index[rel.tail])
+                 for rel in record.relations if rel.head in new_index and rel.tail in new_index]
+    return replace(record, entities=kept, relations=relations)
 
 
-def _lookup(entity: dict[str, Any], thesaurus: dict[str, str]) -> str | None:
-    for term in (entity["name"], entity["text"], entity.get("acronym") or ""):
+def _lookup(entity: Mention, thesaurus: dict[str, str]) -> str | None:
+    for term in (entity.name, entity.text, entity.acronym or ""):
         replacement = thesaurus.get(canonical_name(term)) if term else None
         if replacement is not None:
             return replacement

@@ -1,10 +1,21 @@
-"""paperkg: a typed, evidence-backed knowledge graph of methods, tasks, datasets, metrics and acronyms."""
+"""paperkg: a typed, evidence-backed knowledge graph of methods, tasks, datasets, metrics and acronyms.
+
+The public API (see paperkg.api) is imported on first use, so `import paperkg` and the CLI's
+start-up stay light: spaCy and NetworkX load only when a function that needs them is called.
+"""
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from importlib import import_module
+from typing import Any
 
-from paperkg.api import build_graph, extract_records, graph_from_extractions, load_pipeline  # noqa: E402
-from paperkg.readers import read_records  # noqa: E402
+__version__ = "0.2.0"
 
-__all__ = ["build_graph", "extract_records", "graph_from_extractions", "load_pipeline", "read_records",
-           "__version__"]
+_API = {"build_graph": "paperkg.api", "extract_records": "paperkg.api", "graph_from_extractions": "paperkg.api",
+        "load_pipeline": "paperkg.api", "read_records": "paperkg.ingest.readers"}
+__all__ = [*_API, "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        return getattr(import_module(_API[name]), name)
+    raise AttributeError(f"module 'paperkg' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The Python API: read abstracts, extract, build the graph, export it; usable from a notebook.
+"""The Python API: read abstracts, extract, build the graph; usable from a notebook.
 
     import paperkg
     graph = paperkg.build_graph(paperkg.read_records("examples/icml2025"))
@@ -6,49 +6,44 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-import networkx as nx
-from spacy.language import Language
+from paperkg.core.schema import Extraction, PaperRecord
 
-from paperkg.extract.extraction import extract
-from paperkg.extract.pipeline import DEFAULT_MODEL, build_pipeline
-from paperkg.graph.builder import GraphBuilder
-from paperkg.records import PaperRecord
-
-_PIPELINES: dict[str, Language] = {}
+if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs them runs
+    import networkx as nx
+    from spacy.language import Language
 
 
-def load_pipeline(model: Path | str | None = DEFAULT_MODEL) -> Language:
-    """The extraction pipeline (cached per model path); model=None gives the rules-only pipeline."""
-    cache_key = str(model)
-    if cache_key not in _PIPELINES:
-        _PIPELINES[cache_key] = build_pipeline(model)
-    return _PIPELINES[cache_key]
+@cache
+def load_pipeline(model: Path | None = None, rules_only: bool = False) -> Language:
+    """The extraction pipeline (cached): the shipped one, or a trained model / saved pipeline directory;
+    `rules_only` leaves the statistical model out."""
+    from paperkg.extract import pipeline
+
+    return pipeline.load_pipeline(model, rules_only=rules_only)
 
 
-def extract_records(
-    records: Iterable[PaperRecord | dict[str, Any]], nlp: Language | None = None, batch_size: int = 32
-) -> Iterator[dict[str, Any]]:
-    """One extraction record (entities, acronyms, relations, evidence) per paper, streamed."""
-    papers = (r.to_dict() if isinstance(r, PaperRecord) else r for r in records)
-    return extract(nlp or load_pipeline(), papers, batch_size=batch_size)
+def extract_records(records: Iterable[PaperRecord], nlp: Language | None = None,
+                    batch_size: int = 32) -> Iterator[Extraction]:
+    """One Extraction (entities, acronyms, relations, evidence) per paper, streamed."""
+    from paperkg.extract.extraction import extract
+
+    return extract(nlp or load_pipeline(), records, batch_size=batch_size)
 
 
-def build_graph(
-    records: Iterable[PaperRecord | dict[str, Any]],
-    graph: nx.MultiDiGraph | None = None,
-    nlp: Language | None = None,
-) -> nx.MultiDiGraph:
+def build_graph(records: Iterable[PaperRecord], graph: nx.MultiDiGraph | None = None,
+                nlp: Language | None = None) -> nx.MultiDiGraph:
     """Extract from the records and build (or extend `graph` with) the knowledge graph."""
-    builder = GraphBuilder(graph)
-    builder.add_all(extract_records(records, nlp))
-    return builder.finalize()
+    return graph_from_extractions(extract_records(records, nlp), graph)
 
 
-def graph_from_extractions(extractions: Iterable[dict[str, Any]], graph: nx.MultiDiGraph | None = None) -> nx.MultiDiGraph:
-    """Build the graph from saved extraction records (extractions.jsonl) without re-running spaCy."""
+def graph_from_extractions(extractions: Iterable[Extraction], graph: nx.MultiDiGraph | None = None) -> nx.MultiDiGraph:
+    """Build the graph from Extraction records (e.g. read back from extractions.jsonl) without spaCy."""
+    from paperkg.graph.builder import GraphBuilder
+
     builder = GraphBuilder(graph)
     builder.add_all(extractions)
     return builder.finalize()

@@ -9,39 +9,58 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+from urllib.parse import urlsplit
 
-import networkx as nx
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from paperkg.cypher import list_queries, load_query
-from paperkg.errors import PaperkgError
-from paperkg.graph.neo4j_query import run_named_query
-from paperkg.graph.neo4j_writer import (DEFAULT_BATCH_SIZE, DEFAULT_URI, CountMismatch, Neo4jTarget,
-                                        PushReport, push_graph)
+from paperkg.cli_output import err
+from paperkg.core.errors import PaperkgError
+from paperkg.settings import Settings, load_settings
 
-err = Console(stderr=True)
+if TYPE_CHECKING:
+    import networkx as nx
 
-UriOption = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Bolt or neo4j:// URI.")]
-UserOption = Annotated[str, typer.Option("--user", envvar="NEO4J_USERNAME", help="Neo4j user.")]
+    from paperkg.cypher.writer import Neo4jTarget, PushReport
+
+URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+UriOption = Annotated[Optional[str], typer.Option(
+    "--uri", help="Bolt or neo4j:// URI (default: NEO4J_URI, the config file, else bolt://localhost:7687).",
+    show_default=False)]
+UserOption = Annotated[Optional[str], typer.Option(
+    "--user", help="Neo4j user (default: NEO4J_USERNAME, the config file, else neo4j).", show_default=False)]
 PasswordOption = Annotated[Optional[str], typer.Option(
-    "--password", envvar="NEO4J_PASSWORD", show_default=False,
+    "--password", show_default=False,
     help="Neo4j password; prefer the NEO4J_PASSWORD variable (a command-line value shows in the "
-         "process list). Prompted for when neither is given on a terminal.")]
-DatabaseOption = Annotated[str, typer.Option("--database", envvar="NEO4J_DATABASE", help="Database name.")]
+         "process list). Prompted for when none is given on a terminal.")]
+DatabaseOption = Annotated[Optional[str], typer.Option(
+    "--database", help="Database name (default: NEO4J_DATABASE, the config file, else neo4j).", show_default=False)]
 
 
-def make_target(uri: str, user: str, password: str | None, database: str) -> Neo4jTarget:
-    """The connection settings; asks for a missing password on a terminal, else explains how to give one."""
+def make_target(settings: Settings) -> Neo4jTarget:
+    """The connection from the settings, its URI checked; asks for a missing password on a terminal."""
+    from paperkg.cypher.writer import Neo4jTarget
+
+    scheme = urlsplit(settings.neo4j_uri).scheme
+    if scheme not in URI_SCHEMES:
+        raise PaperkgError(f"--uri {settings.neo4j_uri!r} is not a Neo4j URI: it must start with one of "
+                           f"{', '.join(s + '://' for s in URI_SCHEMES)}.")
+    password = settings.neo4j_password
     if password is None:
         if not sys.stdin.isatty():
             raise PaperkgError("no Neo4j password: set NEO4J_PASSWORD (or pass --password).")
         password = typer.prompt("Neo4j password", hide_input=True)
-    return Neo4jTarget(uri=uri, user=user, password=password, database=database)
+    return Neo4jTarget(uri=settings.neo4j_uri, user=settings.neo4j_user, password=password,
+                       database=settings.neo4j_database)
+
+
+def _settings(uri: str | None, user: str | None, password: str | None, database: str | None) -> Settings:
+    return load_settings().with_flags(neo4j_uri=uri, neo4j_user=user, neo4j_password=password,
+                                      neo4j_database=database)
 
 
 def counts_table(report: PushReport) -> Table:
@@ -55,16 +74,21 @@ def counts_table(report: PushReport) -> Table:
     return table
 
 
-def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
+def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
                   replace: bool = False, source: str = "") -> PushReport:
     """Push with a progress bar on a terminal and print the counts table (also on a mismatch)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from paperkg.cypher.writer import CountMismatch, push_graph
+
     total = graph.number_of_nodes() + graph.number_of_edges()
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("pushing", total=total)
         try:
-            report = push_graph(graph, target, batch_size=batch_size, replace=replace, source=source,
-                                on_batch=lambda done: progress.advance(task, done))
+            report = push_graph(graph, target, replace=replace, source=source,
+                                on_batch=lambda done: progress.advance(task, done),
+                                **({"batch_size": batch_size} if batch_size else {}))
         except CountMismatch as mismatch:
             Console().print(counts_table(mismatch.report))
             raise
@@ -76,12 +100,12 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: in
     return report
 
 
-def push(graph_file: Path, target: Neo4jTarget, batch_size: int = DEFAULT_BATCH_SIZE,
+def push(graph_file: Path, target: Neo4jTarget, batch_size: int | None = None,
          replace: bool = False) -> PushReport:
     """Load a saved graph (graph.json or graph.graphml) and push it."""
-    from paperkg.cli import load_graph  # the shell's loader; imported here as paperkg.cli imports this module
+    from paperkg.graph.exports import read_graph
 
-    return push_to_neo4j(load_graph(graph_file), target, batch_size=batch_size, replace=replace,
+    return push_to_neo4j(read_graph(graph_file), target, batch_size=batch_size, replace=replace,
                          source=str(graph_file))
 
 
@@ -109,6 +133,8 @@ def _cell(value: Any) -> str:
 
 def print_query_list() -> None:
     """Every query of the library with its summary and parameters."""
+    from paperkg.cypher.library import list_queries
+
     table = Table("query", "answers", "parameters (defaults)", title="paperkg Cypher library")
     for query in list_queries():
         params = ", ".join(f"{p.name}={json.dumps(p.default)}" for p in query.params)
@@ -116,10 +142,15 @@ def print_query_list() -> None:
     Console().print(table)
 
 
-def query(name: str, target: Neo4jTarget, params: list[str], as_json: bool = False) -> list[dict[str, Any]]:
-    """Run one named query and print its rows as a table or JSON."""
+def query(name: str, settings: Settings, params: list[str], as_json: bool = False) -> list[dict[str, Any]]:
+    """Run one named query and print its rows as a table or JSON (the query and its parameters are
+    checked before any connection is made)."""
+    from paperkg.cypher.library import load_query
+    from paperkg.cypher.runner import run_named_query
+
     named = load_query(name)
-    rows = run_named_query(named, target, named.parameters(_parse_params(params)))
+    values = named.parameters(_parse_params(params))
+    rows = run_named_query(named, make_target(settings), values)
     if as_json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return rows
@@ -141,15 +172,18 @@ def register(app: typer.Typer) -> None:
                                 "--uri bolt://localhost:7687 --database neo4j")
     def push_command(
         graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
-        uri: UriOption = DEFAULT_URI,
-        user: UserOption = "neo4j",
+        uri: UriOption = None,
+        user: UserOption = None,
         password: PasswordOption = None,
-        database: DatabaseOption = "neo4j",
-        batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = DEFAULT_BATCH_SIZE,
+        database: DatabaseOption = None,
+        batch_size: Annotated[Optional[int], typer.Option(
+            min=1, help="Rows per write transaction (default 2000).", show_default=False)] = None,
         replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
-        push(graph_file, make_target(uri, user, password, database), batch_size, replace)
+        if not graph_file.is_file():
+            raise PaperkgError(f"{graph_file}: no such file.")
+        push(graph_file, make_target(_settings(uri, user, password, database)), batch_size, replace)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
                                  "  paperkg query acronym --param acronym=FLeRM --json")
@@ -158,13 +192,13 @@ def register(app: typer.Typer) -> None:
         param: Annotated[list[str], typer.Option("--param", "-p", help="name=value; repeatable.")] = [],  # noqa: B006 - typer reads the default
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
         list_all: Annotated[bool, typer.Option("--list", help="List the queries and their parameters.")] = False,
-        uri: UriOption = DEFAULT_URI,
-        user: UserOption = "neo4j",
+        uri: UriOption = None,
+        user: UserOption = None,
         password: PasswordOption = None,
-        database: DatabaseOption = "neo4j",
+        database: DatabaseOption = None,
     ) -> None:
         """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
         if list_all or name is None:
             print_query_list()
             return
-        query(name, make_target(uri, user, password, database), param, as_json)
+        query(name, _settings(uri, user, password, database), param, as_json)

@@ -9,6 +9,8 @@ import random
 
 import networkx as nx
 
+from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
+
 PAPERS = {
     "022ade70781f4129": (
         "A neural functional network (NFN) is a specialized type of neural network designed to "
@@ -120,7 +122,7 @@ def _add_metrics(graph: nx.MultiDiGraph) -> None:
 
 def sample_graph() -> nx.MultiDiGraph:
     """A 17-node graph of three papers, their methods, tasks, datasets, metrics and a concept."""
-    graph = nx.MultiDiGraph()
+    graph = nx.MultiDiGraph(**{SCHEMA_KEY: SCHEMA_VERSION})
     for paper_id, abstract in PAPERS.items():
         graph.add_node(f"paper:{paper_id}", label="Paper", key=f"paper:{paper_id}",
                        paper_id=paper_id, name=" ".join(abstract.split()[:8]) + " ...",
@@ -148,7 +150,7 @@ def sample_graph() -> nx.MultiDiGraph:
 def synthetic_graph(papers: int = 60, entities: int = 600, seed: int = 0) -> nx.MultiDiGraph:
     """A corpus-sized graph with a heavy-tailed entity popularity, for layout and scale tests."""
     rng = random.Random(seed)
-    graph = nx.MultiDiGraph()
+    graph = nx.MultiDiGraph(**{SCHEMA_KEY: SCHEMA_VERSION})
     labels = ("Method", "Method", "Method", "Task", "Dataset", "Metric")
     keys = []
     for index in range(entities):

@@ -16,8 +16,8 @@ import networkx as nx
 import pytest
 from neo4j import GraphDatabase
 
-from paperkg.graph.neo4j_rows import NODE_LABELS
-from paperkg.graph.neo4j_writer import PUSH_LABEL, Neo4jTarget
+from paperkg.cypher.rows import NODE_LABELS
+from paperkg.cypher.writer import PUSH_LABEL, Neo4jTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "neo4j.sh"
@@ -90,6 +90,7 @@ def replicate(graph: nx.MultiDiGraph, copies: int) -> nx.MultiDiGraph:
     a larger corpus that keeps finding the same methods and tasks.
     """
     big = nx.MultiDiGraph()
+    big.graph.update(graph.graph)
     big.add_nodes_from((node, data) for node, data in graph.nodes(data=True) if data["label"] != "Paper")
 
     def renamed(node: str, copy: int) -> str:

@@ -8,8 +8,11 @@ import spacy
 from spacy.tokens import Doc, DocBin
 
 from paperkg.extract.acronym_finder import AcronymFinder
-from paperkg.extract.acronym_rules import TokenCache, load_lexicon, word_info
+from paperkg.extract.acronym_rules import ACRONYM_FILES, TokenCache, load_lexicon, word_info
 from paperkg.extract.acronyms import SPAN_KEY, bio_labels
+from paperkg.extract.resources import DATA_DIR, DataFiles
+
+LEXICON = load_lexicon(DataFiles.read(DATA_DIR, ACRONYM_FILES))
 
 # Tokens the way the project's tokenizer gives them: names such as MAGEP-NFN, CIFAR-10,
 # Self-REF and Multi-view stay whole; brackets and punctuation are split off.
@@ -20,6 +23,7 @@ TOKEN = re.compile(r"\w+(?:[-/.']\w+)*%?|[^\w\s]")
 def nlp():
     nlp = spacy.blank("en")
     nlp.add_pipe("paperkg_acronyms")
+    nlp.initialize()
     return nlp
 
 
@@ -31,11 +35,11 @@ def make_doc(nlp, text: str) -> Doc:
 
 
 def definitions(doc: Doc) -> dict[str, str]:
-    return {short.text: long.text for short, long in doc._.acronym_definitions}
+    return {short.text: long.text for short, long in doc._.paperkg_acronym_definitions}
 
 
 def mentions(doc: Doc, kind: str) -> list[str]:
-    return [span.text for span in doc.spans[SPAN_KEY] if span._.acronym_kind == kind]
+    return [span.text for span in doc.spans[SPAN_KEY] if span._.paperkg_acronym_kind == kind]
 
 
 # ------------------------------------------------------------------ definitions
@@ -45,9 +49,9 @@ def test_short_then_long_in_brackets_mixed_case(nlp):
     doc = make_doc(nlp, "We introduce FLeRM (Function-space Learning Rate Matching), a novel approach. "
                         "FLeRM records function-space learning rates.")
     assert definitions(doc) == {"FLeRM": "Function-space Learning Rate Matching"}
-    later = [s for s in doc.spans[SPAN_KEY] if s._.acronym_kind == "resolved"]
+    later = [s for s in doc.spans[SPAN_KEY] if s._.paperkg_acronym_kind == "resolved"]
     assert [s.text for s in later] == ["FLeRM"]
-    assert later[0]._.long_form.text == "Function-space Learning Rate Matching"
+    assert later[0]._.paperkg_long_form.text == "Function-space Learning Rate Matching"
 
 
 def test_lower_case_long_form_of_mixed_case_short_form(nlp):
@@ -79,8 +83,8 @@ def test_long_form_at_the_start_of_a_sentence_and_later_mentions(nlp):
     doc = make_doc(nlp, "Graph Transformers (GTs) have emerged as a powerful alternative. "
                         "The quadratic complexity of GTs limits scalability.")
     assert definitions(doc) == {"GTs": "Graph Transformers"}
-    resolved = [s for s in doc.spans[SPAN_KEY] if s._.acronym_kind == "resolved"]
-    assert resolved[0]._.long_form.start == 0
+    resolved = [s for s in doc.spans[SPAN_KEY] if s._.paperkg_acronym_kind == "resolved"]
+    assert resolved[0]._.paperkg_long_form.start == 0
 
 
 def test_bracket_followed_by_a_hyphen_suffix(nlp):
@@ -93,7 +97,7 @@ def test_bracket_followed_by_a_hyphen_suffix(nlp):
 def test_semicolon_inside_the_bracket(nlp):
     doc = make_doc(nlp, "It handles low-quality input features (weak features; WFs) that arise from noise.")
     assert definitions(doc) == {"WFs": "weak features"}
-    assert doc.spans[SPAN_KEY][0]._.acronym_rule == "bracket_long_short"
+    assert doc.spans[SPAN_KEY][0]._.paperkg_acronym_rule == "bracket_long_short"
 
 
 def test_apposition_defines_and_a_letterless_apposition_resolves(nlp):
@@ -123,7 +127,7 @@ def test_short_form_then_long_form_inside_one_bracket(nlp):
     doc = make_doc(nlp, "We propose a distillation objective (MTRD; Multi-Teacher Ranking Distillation) "
                         "that ranks teachers.")
     assert definitions(doc) == {"MTRD": "Multi-Teacher Ranking Distillation"}
-    assert doc.spans[SPAN_KEY][0]._.acronym_rule == "bracket_short_long"
+    assert doc.spans[SPAN_KEY][0]._.paperkg_acronym_rule == "bracket_short_long"
     doc = make_doc(nlp, "Soft targets help (KD; Hinton et al., 2015) in practice.")
     assert definitions(doc) == {}
 
@@ -190,7 +194,7 @@ def test_long_form_written_out_elsewhere_in_the_sentence(nlp):
              "and", "study", "the", "QA", "system", "."]
     doc = nlp(Doc(nlp.vocab, words=words))
     assert definitions(doc) == {"QA": "Question Answering"}
-    assert doc.spans[SPAN_KEY][0]._.acronym_rule == "initials"
+    assert doc.spans[SPAN_KEY][0]._.paperkg_acronym_rule == "initials"
 
 
 def test_short_form_followed_by_a_defining_verb(nlp):
@@ -204,16 +208,18 @@ def test_short_form_followed_by_a_defining_verb(nlp):
 def test_undefined_acronyms_with_lower_case_and_digits(nlp):
     doc = make_doc(nlp, "We study fMRI scans and report F1 scores defined by 3GPP, not II or OK.")
     assert mentions(doc, "undefined") == ["fMRI", "F1", "3GPP"]
-    assert all(s._.long_form is None for s in doc.spans[SPAN_KEY])
+    assert all(s._.paperkg_long_form is None for s in doc.spans[SPAN_KEY])
 
 
 def test_camel_case_names_only_when_configured():
     nlp = spacy.blank("en")
     nlp.add_pipe("paperkg_acronyms", config={"camel_case_names": True})
+    nlp.initialize()
     doc = nlp(Doc(nlp.vocab, words=["ResNet", "beats", "VGG", "."]))
     assert [s.text for s in doc.spans[SPAN_KEY]] == ["ResNet", "VGG"]
     default = spacy.blank("en")
     default.add_pipe("paperkg_acronyms")
+    default.initialize()
     doc = default(Doc(default.vocab, words=["ResNet", "beats", "VGG", "."]))
     assert [s.text for s in doc.spans[SPAN_KEY]] == ["VGG"]
 
@@ -237,10 +243,10 @@ def test_compound_tokens_kept_whole_by_the_tokenizer(nlp):
 def test_span_group_extensions_and_bio_labels(nlp):
     doc = make_doc(nlp, "Graph Transformers (GTs) scale badly with CNN features.")
     group = doc.spans[SPAN_KEY]
-    assert [(s.text, s.label_, s._.acronym_kind) for s in group] == [
+    assert [(s.text, s.label_, s._.paperkg_acronym_kind) for s in group] == [
         ("GTs", "ACRONYM", "definition"), ("CNN", "ACRONYM", "undefined")]
-    assert 0.5 < group[0]._.acronym_confidence <= 1.0
-    assert group[0]._.acronym_rule == "long_bracket_short"
+    assert 0.5 < group[0]._.paperkg_acronym_confidence <= 1.0
+    assert group[0]._.paperkg_acronym_rule == "long_bracket_short"
     assert bio_labels(doc) == ["B-long", "I-long", "O", "B-short", "O", "O", "O", "O", "B-short", "O", "O"]
 
 
@@ -257,9 +263,9 @@ def test_extensions_survive_serialisation(nlp):
     bin_ = DocBin(store_user_data=True, docs=[doc])
     from_bin = next(DocBin().from_bytes(bin_.to_bytes()).get_docs(nlp.vocab))
     for copy in (restored, from_bin):
-        assert [(s.text, s._.acronym_kind) for s in copy.spans[SPAN_KEY]] == [
+        assert [(s.text, s._.paperkg_acronym_kind) for s in copy.spans[SPAN_KEY]] == [
             ("LLMs", "definition"), ("LLM", "resolved")]
-        assert copy.spans[SPAN_KEY][1]._.long_form.text == "Large language models"
+        assert copy.spans[SPAN_KEY][1]._.paperkg_long_form.text == "Large language models"
         assert definitions(copy) == {"LLMs": "Large language models"}
 
 
@@ -270,25 +276,25 @@ def test_a_doc_without_sentence_boundaries_is_one_sentence(nlp):
 
 def test_other_spans_have_no_acronym_fields(nlp):
     doc = make_doc(nlp, "Neural Architecture Search (NAS) works.")
-    assert doc[0:2]._.long_form is None and doc[0:2]._.acronym_kind is None
+    assert doc[0:2]._.paperkg_long_form is None and doc[0:2]._.paperkg_acronym_kind is None
 
 
 def test_a_spelled_out_long_form_does_not_redefine_a_defined_short_form(nlp):
     doc = make_doc(nlp, "Partial differential equations (PDEs) are hard. "
                         "We solve PDEs where partial differential equations are stiff.")
-    assert [(s.text, s._.acronym_kind) for s in doc.spans[SPAN_KEY]] == [("PDEs", "definition"), ("PDEs", "resolved")]
+    assert [(s.text, s._.paperkg_acronym_kind) for s in doc.spans[SPAN_KEY]] == [("PDEs", "definition"), ("PDEs", "resolved")]
 
 
 # ------------------------------------------------------------- the plain-text rules
 
 
 def test_a_sentence_without_a_short_form_or_bracket_is_skipped_empty():
-    found = AcronymFinder().find("The model , trained on text , generalises well .".split())
+    found = AcronymFinder(LEXICON).find("The model , trained on text , generalises well .".split())
     assert found.mentions == [] and found.definitions == []
 
 
 def test_a_sentence_whose_only_candidate_is_a_bracket_is_not_skipped():
-    found = AcronymFinder().find("we use Gradient Boosting ( Gb ) here".split())
+    found = AcronymFinder(LEXICON).find("we use Gradient Boosting ( Gb ) here".split())
     assert [(d.short_start, d.long_start, d.long_end) for d in found.definitions] == [(5, 2, 4)]
 
 
@@ -300,12 +306,12 @@ def test_a_sentence_whose_only_candidate_is_a_bracket_is_not_skipped():
     ("--", (), ""),
 ])
 def test_word_info_lists_word_starts_and_their_letters(text, initials, letters):
-    info = word_info(text, load_lexicon())
+    info = word_info(text, LEXICON)
     assert (info.initials, info.initial_letters) == (initials, letters)
 
 
 def test_token_cache_analyses_each_text_once():
-    cache = TokenCache(load_lexicon())
+    cache = TokenCache(LEXICON)
     first = cache.features(["LLMs", "help", "LLMs"])
     assert first[0] is first[2] and first[0].shaped and not first[1].shaped
     assert cache.features(["LLMs"])[0] is first[0]

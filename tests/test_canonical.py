@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION, Extraction, UndefinedAcronym
 from paperkg.graph.builder import GraphBuilder
 from paperkg.graph.canonical import acronym_key, canonical_name, display_name, entity_key
 
@@ -55,11 +56,12 @@ def test_entity_key():
 
 
 def _record(paper_id, entities, relations=()):
-    sentences = ["S."]
-    return {"paper": {"id": paper_id, "abstract": "S. " * 40, "authors": []}, "sentences": sentences,
-            "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "rule", "confidence": 0.9,
-                               "role": "mentions", "acronym": None}, **e) for e in entities],
-            "acronyms": [], "undefined_acronyms": [], "relations": list(relations)}
+    return Extraction.from_dict({
+        SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": "S. " * 40}, "sentences": ["S."],
+        "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "rule", "confidence": 0.9,
+                           "role": "mentions", "acronym": None}, **e) for e in entities],
+        "acronyms": [], "undefined_acronyms": [],
+        "relations": [dict({"sentence": 0, "source": "cue", "confidence": 0.5}, **r) for r in relations]}, "test")
 
 
 def test_acronym_and_long_form_are_one_node_across_papers():
@@ -90,7 +92,7 @@ def test_undefined_acronym_resolves_to_the_one_definition():
     builder.add(_record("p1", [{"text": "Adaptive Reward Scaling", "name": "Adaptive Reward Scaling",
                                 "label": "Method", "acronym": "ARS"}]))
     later = _record("p2", [])
-    later["undefined_acronyms"] = [{"text": "ARS", "start": 0, "end": 3, "sentence": 0}]
+    later.undefined_acronyms = [UndefinedAcronym(text="ARS", start=0, end=3, sentence=0)]
     builder.add(later)
     graph = builder.finalize()
     assert graph.has_edge("paper:p2", "method:adaptive reward scaling", key="MENTIONS")

@@ -9,14 +9,14 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from paperkg.acronym_baselines import (
+from paperkg.extract.evaluate.acronym_baselines import (
     mostly_capitals,
     schwartz_hearst_capitals_labels,
     schwartz_hearst_labels,
 )
-from paperkg.errors import PaperkgError
+from paperkg.core.errors import PaperkgError
 from paperkg.extract.acronyms import bio_labels
-from paperkg.eval_acronyms import (
+from paperkg.extract.evaluate.acronyms import (
     format_report,
     is_held_out,
     paperkg_labeller,
@@ -153,6 +153,7 @@ def test_paperkg_beats_both_baselines_on_sdu_dev():
 def test_the_eval_vocab_without_lexical_attributes_labels_like_an_english_one():
     nlp = spacy.blank("en")
     nlp.add_pipe("paperkg_acronyms")
+    nlp.initialize()
     token_lists = [s.tokens for s in read_sdu(SDU_DEV)]
     english = [bio_labels(nlp(Doc(nlp.vocab, words=tokens))) for tokens in token_lists]
     assert paperkg_labeller()(token_lists) == english

@@ -7,8 +7,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
-from paperkg.errors import PaperkgError
-from paperkg.eval_scierc import format_report, load_model, predicted_entities, run, score
+from paperkg.core.errors import PaperkgError
+from paperkg.extract.evaluate.scierc import format_report, load_model, predicted_entities, run, score
 
 GOLD = [("d1", 0, 2, "Method"), ("d1", 5, 6, "Task"), ("d2", 1, 3, "Material"),
         ("d2", 4, 5, "Generic")]
@@ -86,7 +86,9 @@ def test_term_layer_keeps_model_spans_and_adds_rule_spans_in_scierc_labels():
     doc.ents = [Span(doc, 0, 3, label="Task")]
     doc.spans["lexicon"] = [Span(doc, 1, 3, label="Task"), Span(doc, 6, 7, label="Metric")]
     doc.spans["cue_datasets"] = [Span(doc, 4, 5, label="Dataset")]
-    TermLayer(["lexicon", "cue_datasets"])(doc)
+    layer = TermLayer("terms", ["lexicon", "cue_datasets"], "head_nouns.tsv")
+    layer.initialize()
+    layer(doc)
     assert predicted_entities(doc) == [(0, 3, "Task"), (4, 5, "Material"), (6, 7, "Metric")]
 
 

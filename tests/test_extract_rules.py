@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from paperkg.extract.pipeline import build_pipeline
+from paperkg.api import load_pipeline
+from paperkg.core.schema import Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType
 from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    return build_pipeline(model=None)
+    return load_pipeline(rules_only=True)
 
 
 def entities(doc):
@@ -18,7 +19,7 @@ def entities(doc):
 
 def test_lexicon_matches_case_and_plural(nlp):
     doc = nlp("Graph neural networks and large language models are trained on ImageNet with Adam.")
-    found = {(e.text, e.label_, e._.canonical) for e in doc.spans["entities"]}
+    found = {(e.text, e.label_, e._.paperkg_canonical) for e in doc.spans["entities"]}
     assert ("Graph neural networks", "Method", "graph neural network") in found
     assert ("large language models", "Method", "large language model") in found
     assert ("ImageNet", "Dataset", "ImageNet") in found
@@ -50,12 +51,12 @@ def test_a_version_number_belongs_to_the_name(nlp):
 
 def test_a_copula_without_novelty_is_not_a_proposal(nlp):
     doc = nlp("BERT is a language model.")
-    assert not any(e._.proposed for e in doc.spans["entities"])
+    assert not any(e._.paperkg_proposed for e in doc.spans["entities"])
 
 
 def test_lexicon_acronyms_are_abbreviations_of_multiword_names(nlp):
     doc = nlp("LLMs and ImageNet-1K and GPT-4o.")
-    found = {(e.text, e._.acronym) for e in doc.spans["entities"]}
+    found = {(e.text, e._.paperkg_acronym) for e in doc.spans["entities"]}
     assert ("LLMs", "LLM") in found
     assert ("ImageNet-1K", None) in found
 
@@ -80,23 +81,23 @@ def test_lexicon_names_with_capitals_match_exactly(nlp):
 ])
 def test_proposed_names(nlp, sentence, name):
     doc = nlp(sentence)
-    proposed = {e._.canonical for e in doc.spans["entities"] if e._.proposed}
+    proposed = {e._.paperkg_canonical for e in doc.spans["entities"] if e._.paperkg_proposed}
     assert name in proposed
 
 
 def test_a_proposed_benchmark_is_a_dataset(nlp):
     doc = nlp("We release OpenBench, a benchmark of 1,000 tasks for evaluating agents.")
-    assert [(e.text, e.label_, e._.role) for e in doc.spans["entities"]] == [("OpenBench", "Dataset", "proposes")]
+    assert [(e.text, e.label_, e._.paperkg_role) for e in doc.spans["entities"]] == [("OpenBench", "Dataset", "proposes")]
 
 
 def test_passive_proposed_is_not_a_proposal(nlp):
     doc = nlp("Robust Markov games (RMGs) have been proposed to enhance robustness.")
-    assert not any(e._.proposed for e in doc.spans["entities"])
+    assert not any(e._.paperkg_proposed for e in doc.spans["entities"])
 
 
 def test_known_methods_after_propose_are_not_proposed(nlp):
     doc = nlp("We propose to train graph neural networks (GNNs) with dropout.")
-    assert not any(e._.proposed for e in doc.spans["entities"])
+    assert not any(e._.paperkg_proposed for e in doc.spans["entities"])
 
 
 def test_stop_phrases_are_not_entities(nlp):
@@ -125,13 +126,13 @@ def test_stop_phrases_are_not_entities(nlp):
 def test_datasets_from_cues(nlp, sentence, datasets):
     doc = nlp(sentence)
     assert datasets <= {e.text for e in doc.spans["entities"] if e.label_ == "Dataset"}
-    assert all(e._.role == "evaluates_on" for e in doc.spans["entities"] if e.label_ == "Dataset")
+    assert all(e._.paperkg_role == "evaluates_on" for e in doc.spans["entities"] if e.label_ == "Dataset")
 
 
 def test_relations(nlp):
     doc = nlp("We propose FooNet for image classification. FooNet outperforms ResNet on CIFAR-10.")
     ents = list(doc.spans["entities"])
-    found = {(r["type"], ents[r["head"]].text, ents[r["tail"]].text) for r in doc._.relations}
+    found = {(r.type, ents[r.head].text, ents[r.tail].text) for r in doc._.paperkg_relations}
     assert ("USED_FOR", "FooNet", "image classification") in found
     assert ("COMPARED_WITH", "FooNet", "ResNet") in found
     assert ("EVALUATED_ON", "FooNet", "CIFAR-10") in found
@@ -140,25 +141,28 @@ def test_relations(nlp):
 def test_every_entity_has_evidence_fields(nlp):
     doc = nlp("We propose FooNet for image classification.")
     for e in doc.spans["entities"]:
-        assert e._.source and 0 < e._.confidence <= 1 and e._.role
+        assert e._.paperkg_source and 0 < e._.paperkg_confidence <= 1 and e._.paperkg_role
 
 
 def test_thesaurus_merges_and_drops(tmp_path):
     path = tmp_path / "thesaurus.tsv"
     path.write_text("label\treplace by\nLLMs\tlarge language model\nneural network\t\n")
     thesaurus = read_thesaurus(path)
-    record = {"entities": [
-        {"text": "LLMs", "name": "LLMs", "acronym": None},
-        {"text": "neural networks", "name": "neural networks", "acronym": None},
-        {"text": "FooNet", "name": "FooNet", "acronym": None}],
-        "relations": [{"head": 0, "tail": 2, "type": "COMPARED_WITH"}, {"head": 1, "tail": 2, "type": "IS_A"}]}
+    def mention(text):
+        return Mention(text=text, name=text, label=NodeLabel.METHOD, start=0, end=1, sentence=0, source="model",
+                       confidence=0.6)
+
+    record = Extraction(PaperRecord("p", "S."), ["S."], entities=[mention("LLMs"), mention("neural networks"),
+                                                                   mention("FooNet")],
+                        relations=[Relation(RelType.COMPARED_WITH, 0, 2, 0, "cue", 0.6),
+                                   Relation(RelType.IS_A, 1, 2, 0, "cue", 0.5)])
     result = apply_thesaurus(record, thesaurus)
-    assert [e["name"] for e in result["entities"]] == ["large language model", "FooNet"]
-    assert result["relations"] == [{"head": 0, "tail": 1, "type": "COMPARED_WITH"}]
+    assert [e.name for e in result.entities] == ["large language model", "FooNet"]
+    assert result.relations == [Relation(RelType.COMPARED_WITH, 0, 1, 0, "cue", 0.6)]
 
 
 def test_thesaurus_bad_line_names_the_line(tmp_path):
-    from paperkg.errors import PaperkgError
+    from paperkg.core.errors import PaperkgError
 
     path = tmp_path / "t.tsv"
     path.write_text("a\tb\nno tab here\n")
@@ -168,7 +172,7 @@ def test_thesaurus_bad_line_names_the_line(tmp_path):
 
 @pytest.fixture(scope="module")
 def full_nlp():
-    return build_pipeline()
+    return load_pipeline()
 
 
 def test_model_spans_that_do_not_read_as_terms_are_not_entities(full_nlp):

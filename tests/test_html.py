@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from graph_fixtures import sample_graph
 
-from paperkg.errors import PaperkgError
+from paperkg.core.errors import PaperkgError
 from paperkg.viz.html import render_html
 
 HOSTILE_NAME = "<script>alert(1)</script>"

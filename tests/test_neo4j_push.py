@@ -15,11 +15,11 @@ from cli_helpers import run_cli
 from graph_fixtures import sample_graph
 from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
 
-from paperkg.cypher import load_query
-from paperkg.errors import ExitCode, PaperkgError
+from paperkg.cypher.library import load_query
+from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.graph.exports import read_json, write_json
-from paperkg.graph.neo4j_query import run_named_query
-from paperkg.graph.neo4j_writer import CountMismatch, Neo4jTarget, push_graph
+from paperkg.cypher.runner import run_named_query
+from paperkg.cypher.writer import CountMismatch, Neo4jTarget, push_graph
 
 pytestmark = pytest.mark.neo4j
 
@@ -141,7 +141,7 @@ def test_push_killed_midway_is_completed_exactly_by_the_next_push(clean_neo4j, b
     write_json(graph, graph_file)
     pusher = (
         "import os, sys; from pathlib import Path; from paperkg.graph.exports import read_json; "
-        "from paperkg.graph.neo4j_writer import Neo4jTarget, push_graph; "
+        "from paperkg.cypher.writer import Neo4jTarget, push_graph; "
         "push_graph(read_json(Path(sys.argv[1])), "
         "Neo4jTarget(uri=sys.argv[2], password=os.environ['NEO4J_PASSWORD']), batch_size=25)")
     client = subprocess.Popen([sys.executable, "-c", pusher, str(graph_file), clean_neo4j.uri],

@@ -12,10 +12,10 @@ import networkx as nx
 import pytest
 from neo4j_fixtures import empty_database, without_paper
 
-from paperkg.cypher import list_queries, load_query
+from paperkg.cypher.library import list_queries, load_query
 from paperkg.graph.exports import read_json
-from paperkg.graph.neo4j_query import run_named_query
-from paperkg.graph.neo4j_writer import Neo4jTarget, push_graph
+from paperkg.cypher.runner import run_named_query
+from paperkg.cypher.writer import Neo4jTarget, push_graph
 
 pytestmark = pytest.mark.neo4j
 ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric", "Concept"}

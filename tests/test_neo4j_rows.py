@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from graph_fixtures import sample_graph
 
-from paperkg.cypher import list_queries, load_query, schema_statements
-from paperkg.errors import PaperkgError
-from paperkg.graph.neo4j_rows import NODE_LABELS, graph_rows
+from paperkg.cypher.library import list_queries, load_query, schema_statements
+from paperkg.core.errors import PaperkgError
+from paperkg.cypher.rows import NODE_LABELS, graph_rows
 
 
 def test_rows_group_nodes_by_label_and_relationships_by_type_and_end_labels():

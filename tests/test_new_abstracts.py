@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.extract.pipeline import build_pipeline
+from paperkg.api import load_pipeline
 
 CASES = json.loads((Path(__file__).parent / "data" / "new_abstracts.json").read_text(encoding="utf8"))
 
@@ -24,19 +24,19 @@ def _norm(text: str | None) -> str:
 @pytest.fixture(scope="module")
 def found():
     """Per abstract: proposed-name forms, acronym pairs and data set forms the pipeline found."""
-    nlp = build_pipeline()
+    nlp = load_pipeline()
     results = []
     for doc in nlp.pipe(case["text"] for case in CASES):
         def forms(predicate):
             groups: dict[str, set[str]] = {}
             for e in doc.spans["entities"]:
                 if predicate(e):
-                    groups.setdefault(e._.canonical, set()).update(
-                        {_norm(e.text), _norm(e._.canonical), _norm(e._.acronym)})
+                    groups.setdefault(e._.paperkg_canonical, set()).update(
+                        {_norm(e.text), _norm(e._.paperkg_canonical), _norm(e._.paperkg_acronym)})
             return list(groups.values())
         results.append({
-            "proposed": forms(lambda e: e._.proposed),
-            "acronyms": {(_norm(s.text), _norm(l.text)) for s, l in doc._.acronym_definitions},
+            "proposed": forms(lambda e: e._.paperkg_proposed),
+            "acronyms": {(_norm(s.text), _norm(l.text)) for s, l in doc._.paperkg_acronym_definitions},
             "datasets": forms(lambda e: e.label_ == "Dataset"),
         })
     return results

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperkg.normalize import choose_code_url, normalize_inline, normalize_text
+from paperkg.ingest.normalize import choose_code_url, normalize_inline, normalize_text
 
 
 def text_of(raw: str) -> str:

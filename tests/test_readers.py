@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.errors import PaperkgError
-from paperkg.fields import find_year, normalize_paper_id, parse_authors, text_paper_id
-from paperkg.readers import InputWarning, WarningCollector, read_records
-from paperkg.records import PaperRecord
+from paperkg.core.errors import PaperkgError
+from paperkg.ingest.fields import find_year, normalize_paper_id, parse_authors, text_paper_id
+from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
+from paperkg.core.schema import PaperRecord
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "examples" / "icml2025"

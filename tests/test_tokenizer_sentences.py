@@ -2,16 +2,13 @@
 from __future__ import annotations
 
 import pytest
-import spacy
 
-from paperkg.extract.pipeline import TOKENIZER_CONFIG
+from paperkg.api import load_pipeline
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    nlp = spacy.blank("en", config=TOKENIZER_CONFIG)
-    nlp.add_pipe("paperkg_sentences")
-    return nlp
+    return load_pipeline(rules_only=True)
 
 
 @pytest.mark.parametrize("name", ["MAGEP-NFN", "Self-REF", "CIFAR-10", "FlashAttention-3", "Med-LVLMs", "TS-SNN",

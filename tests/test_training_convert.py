@@ -73,11 +73,15 @@ def test_train_command_builds_and_installs_a_model_from_scierc_files(scierc_file
     from spacy.cli.init_config import init_config
     from thinc.api import Config
 
-    from paperkg.cli_train import install_model, train
+    from paperkg.extract.training.train import install_model, train
 
     config = tmp_path / "tiny.cfg"
     init_config(lang="en", pipeline=["ner"], optimize="efficiency").to_disk(config)
-    best = train(tmp_path / "out", config, scierc_file, scierc_file, install=False,
+    benchmarks = tmp_path / "benchmarks"
+    (benchmarks / "scierc").mkdir(parents=True)
+    for name in ("train.json", "dev.json"):
+        (benchmarks / "scierc" / name).write_text(scierc_file.read_text())
+    best = train(tmp_path / "out", benchmarks, config,
                  overrides={"training.max_steps": 3, "training.eval_frequency": 1})
     destination = tmp_path / "package" / "scierc_ner"
     destination.parent.mkdir()

@@ -18,8 +18,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from pyvis.network import Network
 
-from paperkg.errors import ExitCode, PaperkgError
-from paperkg.graph.atomic import atomic_write_text
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.atomic import atomic_write_text
 from paperkg.viz.hover import edge_card, node_card
 from paperkg.viz.style import (EDGE_COLOURS, MAX_NODE_SIZE, MIN_NODE_SIZE, NODE_STYLES,
                                community_colour, edge_colour, node_style)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urlsplit
 
-from paperkg.datafiles import read_table
+from paperkg.ingest.tables import read_table
 
 
 @dataclass(frozen=True)

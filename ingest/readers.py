@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from paperkg.bibtex import BibtexSyntaxError, iter_bibtex
-from paperkg.errors import ExitCode, PaperkgError
-from paperkg.fields import RecordError, field_aliases, field_key, record_from_fields, text_paper_id
-from paperkg.records import PaperRecord
+from paperkg.ingest.bibtex import BibtexSyntaxError, iter_bibtex
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.ingest.fields import RecordError, field_aliases, field_key, record_from_fields, text_paper_id
+from paperkg.core.schema import PaperRecord
 
 _LOG = logging.getLogger(__name__)
 

@@ -15,9 +15,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from paperkg.api import load_pipeline
-from paperkg.errors import PaperkgError
-from paperkg.extract.pipeline import DEFAULT_MODEL
+from paperkg.core.errors import PaperkgError
+from paperkg.extract.pipeline import DEFAULT_MODEL, load_pipeline
 from paperkg.extract.training.convert import SCIERC_LABELS, SciercDoc, read_scierc, to_doc
 
 FOUR_LABELS = ("Task", "Method", "Material", "Metric")

@@ -19,9 +19,9 @@ import networkx as nx
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
-from paperkg.cypher import schema_statements
-from paperkg.errors import ExitCode, PaperkgError
-from paperkg.graph.neo4j_rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
+from paperkg.cypher.library import schema_statements
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.cypher.rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ def _describe(target: Neo4jTarget) -> str:
 
 
 @contextmanager
-def _server_errors(target: Neo4jTarget) -> Iterator[None]:
+def _server_errors(target: Neo4jTarget, retry_hint: str) -> Iterator[None]:
     """Turn the driver's connection, credential and database errors into one-sentence PaperkgErrors."""
     try:
         yield
@@ -138,8 +138,7 @@ def _server_errors(target: Neo4jTarget) -> Iterator[None]:
                            "NEO4J_PASSWORD.", ExitCode.SERVER) from None
     except (ServiceUnavailable, SessionExpired):
         raise PaperkgError(f"{_describe(target)} is not reachable: start it (bash scripts/neo4j.sh "
-                           "start) or pass --uri; a push cut short is completed by pushing again.",
-                           ExitCode.SERVER) from None
+                           f"start) or pass --uri{retry_hint}.", ExitCode.SERVER) from None
     except ClientError as error:
         if error.code == "Neo.ClientError.Database.DatabaseNotFound":
             raise PaperkgError(f"{_describe(target)}: the server has no database "
@@ -149,10 +148,11 @@ def _server_errors(target: Neo4jTarget) -> Iterator[None]:
 
 
 @contextmanager
-def open_driver(target: Neo4jTarget) -> Iterator[Driver]:
-    """A driver whose server, credentials and database were checked, with errors as PaperkgErrors."""
+def open_driver(target: Neo4jTarget, retry_hint: str = "") -> Iterator[Driver]:
+    """A driver whose server, credentials and database were checked, with errors as PaperkgErrors;
+    `retry_hint` ends the unreachable-server message ('; a push cut short ...')."""
     log.info("connecting to %s", _describe(target))
-    with _server_errors(target):
+    with _server_errors(target, retry_hint):
         # Notifications off: counting a relationship type not yet created is not worth a warning.
         with GraphDatabase.driver(target.uri, auth=(target.user, target.password),
                                   notifications_min_severity="OFF") as driver:
@@ -244,7 +244,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int =
         raise PaperkgError(f"--batch-size must be at least 1, not {batch_size}.")
     began = time.perf_counter()
     rows = graph_rows(graph)
-    with open_driver(target) as driver:
+    with open_driver(target, "; a push cut short is completed by pushing again") as driver:
         apply_schema(driver, target.database)
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size)

@@ -14,12 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import spacy
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from .acronym_baselines import schwartz_hearst_capitals_labels, schwartz_hearst_labels
-from .errors import ExitCode, PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
 
 KINDS = ("short", "long")
 HELD_OUT_PERCENT = 30
@@ -100,19 +99,20 @@ def score(gold: list[list[str]], predicted: list[list[str]]) -> dict[str, dict[s
 
 
 def paperkg_labeller() -> Callable[[list[list[str]]], list[list[str]]]:
-    """Label token lists with the project's acronym component on the given tokens.
+    """Label token lists with the pipeline's acronym component on the given tokens.
 
-    The component reads token texts only, so the vocab has no lexical attribute getters:
-    with English's, Doc(vocab, words=...) computes shape, like_num, like_url... for every new word.
+    The component reads token texts only, so the Docs get a plain Vocab without lexical
+    attribute getters: with English's, Doc(vocab, words=...) computes shape, like_num,
+    like_url... for every new word.
     """
-    from .extract.acronyms import bio_labels
+    from paperkg.api import load_pipeline
+    from paperkg.extract.acronyms import bio_labels
 
-    nlp = spacy.blank("en", vocab=Vocab())
-    nlp.add_pipe("paperkg_acronyms")
+    component = load_pipeline(rules_only=True).get_pipe("paperkg_acronyms")
+    vocab = Vocab()
 
     def label(token_lists: list[list[str]]) -> list[list[str]]:
-        docs = (Doc(nlp.vocab, words=tokens) for tokens in token_lists)
-        return [bio_labels(doc) for doc in nlp.pipe(docs, batch_size=256)]
+        return [bio_labels(component(Doc(vocab, words=tokens))) for tokens in token_lists]
 
     return label
 

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from paperkg.datafiles import read_table
-from paperkg.normalize import normalize_inline, normalize_text
-from paperkg.records import PaperRecord
+from paperkg.ingest.tables import read_table
+from paperkg.ingest.normalize import normalize_inline, normalize_text
+from paperkg.core.schema import PaperRecord
 
 
 class RecordError(ValueError):

@@ -1,26 +1,23 @@
 """What `paperkg build` and `paperkg extract` do, step by step, with progress and a summary."""
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from paperkg.api import extract_records, load_pipeline
-from paperkg.errors import PaperkgError
-from paperkg.extract.pipeline import DEFAULT_MODEL
+from paperkg.core.atomic import atomic_write
+from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import Extraction
 from paperkg.graph import exports
-from paperkg.graph.atomic import atomic_write
 from paperkg.graph.builder import GraphBuilder
 from paperkg.graph.canonical import paper_key
 from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
-from paperkg.readers import WarningCollector, read_records
+from paperkg.ingest.readers import WarningCollector, read_records
 from paperkg.viz.html import render_html
 
 GRAPHML, JSON, HTML, EXTRACTIONS = "graph.graphml", "graph.json", "graph.html", "extractions.jsonl"
@@ -35,6 +32,7 @@ class BuildOptions:
     update: bool = False
     strict: bool = False
     use_model: bool = True
+    model: Path | None = None
     thesaurus: Path | None = None
     size_by: str = "degree"
     colour_by: str = "type"
@@ -72,10 +70,11 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     new_lines: list[str] = []
     records = read_records(options.inputs, strict=options.strict, on_warning=warnings)
     fresh = (r for r in records if not _already_in(builder, r.id, summary))
-    for extraction in _with_progress(extract_records(fresh, _pipeline(options.use_model), options.batch_size), console):
+    nlp = load_pipeline(options.model, rules_only=not options.use_model)
+    for extraction in _with_progress(extract_records(fresh, nlp, options.batch_size), console):
         extraction = apply_thesaurus(extraction, thesaurus)
         builder.add(extraction)
-        new_lines.append(json.dumps(extraction, ensure_ascii=False, sort_keys=True))
+        new_lines.append(extraction.to_json())
         summary.papers_new += 1
     graph = builder.finalize()
     options.output.mkdir(parents=True, exist_ok=True)
@@ -93,14 +92,14 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     return summary
 
 
-def run_extract(inputs: list[Path], output: Path, *, strict: bool, use_model: bool, batch_size: int,
-                console: Console) -> tuple[int, list]:
+def run_extract(inputs: list[Path], output: Path, *, strict: bool, use_model: bool, model: Path | None,
+                batch_size: int, console: Console) -> tuple[int, list]:
     """Extraction only: write one JSON line per paper; returns (papers, warnings)."""
     check_inputs(inputs)
     warnings = WarningCollector()
     records = read_records(inputs, strict=strict, on_warning=warnings)
-    lines = [json.dumps(e, ensure_ascii=False, sort_keys=True)
-             for e in _with_progress(extract_records(records, _pipeline(use_model), batch_size), console)]
+    nlp = load_pipeline(model, rules_only=not use_model)
+    lines = [e.to_json() for e in _with_progress(extract_records(records, nlp, batch_size), console)]
     _write_lines(output, lines)
     return len(lines), list(warnings)
 
@@ -117,10 +116,6 @@ def check_inputs(inputs: list[Path]) -> None:
             raise PaperkgError(f"{path}: no such file or directory.")
 
 
-def _pipeline(use_model: bool):
-    return load_pipeline(DEFAULT_MODEL if use_model else None)
-
-
 def _already_in(builder: GraphBuilder, paper_id: str, summary: BuildSummary) -> bool:
     if paper_key(paper_id) in builder.graph:
         summary.papers_skipped += 1
@@ -128,7 +123,7 @@ def _already_in(builder: GraphBuilder, paper_id: str, summary: BuildSummary) -> 
     return False
 
 
-def _with_progress(items: Iterator[dict[str, Any]], console: Console) -> Iterator[dict[str, Any]]:
+def _with_progress(items: Iterator[Extraction], console: Console) -> Iterator[Extraction]:
     columns = (SpinnerColumn(), TextColumn("extracting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("extract", total=None)

@@ -8,26 +8,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, get_type_hints
 
 import networkx as nx
 
-from paperkg.errors import ExitCode, PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import Evidence, NodeLabel, RelType
 
-NODE_LABELS = ("Paper", "Method", "Task", "Dataset", "Metric", "Concept")
-REL_TYPES = ("PROPOSES", "MENTIONS", "ADDRESSES", "EVALUATES_ON",
-             "USED_FOR", "EVALUATED_ON", "COMPARED_WITH", "IS_A")
+NODE_LABELS = tuple(label.value for label in NodeLabel)
+REL_TYPES = tuple(rel_type.value for rel_type in RelType)
 
 # evidence dict field -> (relationship property holding the parallel list, its element type,
 # the value stored when the field is absent: Neo4j lists hold neither nulls nor mixed types)
-EVIDENCE_FIELDS = {
-    "paper": ("evidence_papers", str, ""),
-    "sentence": ("evidence_sentences", str, ""),
-    "start": ("evidence_starts", int, -1),
-    "end": ("evidence_ends", int, -1),
-    "extractor": ("evidence_extractors", str, ""),
-    "confidence": ("evidence_confidences", float, 0.0),
-}
+_MISSING = {str: "", int: -1, float: 0.0}
+EVIDENCE_FIELDS = {name: (f"evidence_{name}s", kind, _MISSING[kind]) for name, kind in get_type_hints(Evidence).items()}
 
 _SCALARS = (str, int, float, bool)
 _NODE_BOOKKEEPING = ("label",)

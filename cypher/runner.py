@@ -7,9 +7,9 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import ClientError
 from neo4j.time import Date, DateTime
 
-from paperkg.cypher import NamedQuery
-from paperkg.errors import PaperkgError
-from paperkg.graph.neo4j_writer import Neo4jTarget, open_driver
+from paperkg.cypher.library import NamedQuery
+from paperkg.core.errors import PaperkgError
+from paperkg.cypher.writer import Neo4jTarget, open_driver
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,283 @@
+"""The contract between the stages: node labels, relationship types, their properties, and the
+records that travel from the readers to extraction and from extraction to the graph.
+
+extract/ writes `Extraction` records, graph/ reads them (also from extractions.jsonl, without
+spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here.
+`SCHEMA_VERSION` is written into every extraction line and into graph.json and checked when
+they are read back, so an old file is refused with a sentence rather than misread.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any, TypedDict
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+SCHEMA_VERSION = 2
+SCHEMA_KEY = "paperkg_schema"  # the field (extraction line) and graph attribute (graph.json) holding it
+
+
+class NodeLabel(str, Enum):
+    """Node labels of the graph (Neo4j labels, GraphML `label`)."""
+
+    PAPER = "Paper"
+    METHOD = "Method"
+    TASK = "Task"
+    DATASET = "Dataset"
+    METRIC = "Metric"
+    CONCEPT = "Concept"  # other scientific terms; low priority, hidden in views by default
+
+
+ENTITY_LABELS: tuple[NodeLabel, ...] = tuple(label for label in NodeLabel if label is not NodeLabel.PAPER)
+TERM_LABELS: tuple[NodeLabel, ...] = (NodeLabel.METHOD, NodeLabel.TASK, NodeLabel.DATASET, NodeLabel.METRIC)
+
+
+class RelType(str, Enum):
+    """Relationship types: a paper's role towards an entity, and typed relations between entities."""
+
+    PROPOSES = "PROPOSES"
+    EVALUATES_ON = "EVALUATES_ON"
+    ADDRESSES = "ADDRESSES"
+    MENTIONS = "MENTIONS"
+    USED_FOR = "USED_FOR"
+    EVALUATED_ON = "EVALUATED_ON"
+    COMPARED_WITH = "COMPARED_WITH"
+    IS_A = "IS_A"
+
+
+class Role(str, Enum):
+    """What a paper does with an entity it names; each role is one Paper -> entity relationship type."""
+
+    PROPOSES = "proposes"
+    EVALUATES_ON = "evaluates_on"
+    ADDRESSES = "addresses"
+    MENTIONS = "mentions"
+
+    @property
+    def rel_type(self) -> RelType:
+        """The relationship type of this role."""
+        return RelType[self.name]
+
+
+# Weakest first: a paper keeps one edge to an entity, of its strongest role.
+ROLE_STRENGTH: tuple[RelType, ...] = (RelType.MENTIONS, RelType.ADDRESSES, RelType.EVALUATES_ON, RelType.PROPOSES)
+PAPER_REL_TYPES: frozenset[RelType] = frozenset(ROLE_STRENGTH)
+ENTITY_REL_TYPES: tuple[RelType, ...] = (RelType.USED_FOR, RelType.EVALUATED_ON, RelType.COMPARED_WITH,
+                                         RelType.IS_A)
+
+
+class Evidence(TypedDict):
+    """One piece of evidence on an edge: where in which paper, found by what, how sure."""
+
+    paper: str
+    sentence: str
+    start: int        # character offsets into the paper's normalised abstract
+    end: int
+    extractor: str
+    confidence: float
+
+
+class EntityNode(TypedDict, total=False):
+    """Attributes of an entity node (graph.json, GraphML, Neo4j properties)."""
+
+    label: str
+    key: str          # "<label>:<canonical name>", unique per node
+    name: str
+    canonical: str    # the canonical form the key was made from
+    aliases: list[str]
+    acronym: str
+    long_form: str
+    mentions: int
+    papers: int
+    degree: int
+    pagerank: float
+    community: int
+
+
+class PaperNode(TypedDict, total=False):
+    """Attributes of a paper node."""
+
+    label: str
+    key: str          # "paper:<id>"
+    paper_id: str
+    name: str         # title, or the abstract's first words
+    abstract: str
+    title: str
+    year: int
+    venue: str
+    authors: list[str]
+    url: str
+    code_url: str
+    source: str       # "path:line" of the input record
+    degree: int
+    pagerank: float
+    community: int
+
+
+class EdgeData(TypedDict):
+    """Attributes of an edge: at most one per (source, type, target)."""
+
+    type: str
+    count: int
+    confidence: float
+    evidence: list[Evidence]
+
+
+class SchemaError(PaperkgError):
+    """A saved record or graph that does not follow this schema; the message names the file."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.USAGE)
+
+
+@dataclass
+class PaperRecord:
+    """One paper: stable id, normalised abstract and whatever metadata the input had."""
+
+    id: str
+    abstract: str
+    title: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    authors: list[str] = field(default_factory=list)
+    url: str | None = None
+    code_url: str | None = None
+    source: str | None = None  # "path:line" where the record starts
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form, keys in a fixed order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PaperRecord:
+        """The record from its plain-JSON form (unknown keys are an error)."""
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity mention in a paper, with the sentence and character span that are its evidence."""
+
+    text: str
+    name: str            # the name the graph canonicalises (the long form for an acronym)
+    label: NodeLabel
+    start: int
+    end: int
+    sentence: int        # index into Extraction.sentences
+    source: str          # which extractor: acronym, lexicon, cue, name, model
+    confidence: float
+    role: Role = Role.MENTIONS
+    proposed: bool = False
+    acronym: str | None = None
+
+
+@dataclass(frozen=True)
+class AcronymDefinition:
+    """A short form defined in the text by its long form."""
+
+    short: str
+    long: str
+    start: int
+    end: int
+    long_start: int
+    long_end: int
+    sentence: int
+    rule: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class UndefinedAcronym:
+    """A short form seen without a definition in this paper (resolved later by the graph, if it can)."""
+
+    text: str
+    start: int
+    end: int
+    sentence: int
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed relation between two mentions (indices into Extraction.entities) found in one sentence."""
+
+    type: RelType
+    head: int
+    tail: int
+    sentence: int
+    source: str
+    confidence: float
+
+
+@dataclass
+class Extraction:
+    """Everything extracted from one paper: one line of extractions.jsonl."""
+
+    paper: PaperRecord
+    sentences: list[str]
+    entities: list[Mention] = field(default_factory=list)
+    acronyms: list[AcronymDefinition] = field(default_factory=list)
+    undefined_acronyms: list[UndefinedAcronym] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form with the schema version."""
+        return {
+            SCHEMA_KEY: SCHEMA_VERSION,
+            "paper": self.paper.to_dict(),
+            "sentences": self.sentences,
+            "entities": [_plain(m) for m in self.entities],
+            "acronyms": [_plain(a) for a in self.acronyms],
+            "undefined_acronyms": [_plain(u) for u in self.undefined_acronyms],
+            "relations": [_plain(r) for r in self.relations],
+        }
+
+    def to_json(self) -> str:
+        """One JSON line (no newline), keys sorted, so equal records give equal bytes."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str) -> Extraction:
+        """The record from its JSON form; SchemaError naming `where` when it is not one of this schema."""
+        version = data.get(SCHEMA_KEY) if isinstance(data, dict) else None
+        if version != SCHEMA_VERSION:
+            raise SchemaError(f"{where}: extraction record of schema {version!r}, this paperkg reads schema "
+                              f"{SCHEMA_VERSION}; extract it again with this version.")
+        try:
+            return cls(
+                paper=PaperRecord.from_dict(data["paper"]),
+                sentences=list(data["sentences"]),
+                entities=[Mention(**{**m, "label": NodeLabel(m["label"]), "role": Role(m["role"])})
+                          for m in data["entities"]],
+                acronyms=[AcronymDefinition(**a) for a in data["acronyms"]],
+                undefined_acronyms=[UndefinedAcronym(**u) for u in data["undefined_acronyms"]],
+                relations=[Relation(**{**r, "type": RelType(r["type"])}) for r in data["relations"]],
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise SchemaError(f"{where}: not a paperkg extraction record ({error}).") from None
+
+    @classmethod
+    def from_json(cls, line: str, where: str) -> Extraction:
+        """The record from one line of extractions.jsonl."""
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise SchemaError(f"{where}: not valid JSON ({error.msg} at column {error.colno}).") from None
+        return cls.from_dict(data, where)
+
+
+def _plain(record: Any) -> dict[str, Any]:
+    """A frozen record's fields as plain JSON values (enums as their values)."""
+    return {f.name: _value(getattr(record, f.name)) for f in fields(record)}
+
+
+def _value(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def check_graph_schema(version: Any, where: str) -> None:
+    """Refuse a saved graph written under another schema version, naming the file."""
+    if version != SCHEMA_VERSION:
+        raise SchemaError(f"{where} was written with paperkg graph schema {version!r}; this paperkg reads "
+                          f"schema {SCHEMA_VERSION}: build it again (paperkg build, or build --from-extractions).")

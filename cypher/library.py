@@ -1,0 +1,121 @@
+"""paperkg's Cypher library: the schema and named, documented queries, as .cypher files.
+
+Each query file opens with a comment header that Neo4j Browser ignores and this loader reads:
+the first line says what the query answers, further lines add detail, and one line per
+parameter gives its Browser form and default, e.g.
+
+    // :param acronym => "FLeRM"   -- the acronym to look up, any case
+
+Defaults are JSON literals (numbers, "strings", true/false, null, [lists]).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+CYPHER_DIR = Path(__file__).parent
+QUERY_DIR = CYPHER_DIR / "queries"
+_PARAM_LINE = re.compile(r"^//\s*:param\s+(?P<name>\w+)\s*=>\s*(?P<default>.+?)\s*(?:--\s*(?P<help>.*))?$")
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    """One query parameter: its name, default value and what it means."""
+
+    name: str
+    default: Any
+    help: str
+
+    def parse(self, text: str) -> Any:
+        """A command-line value as the type of the default (JSON for lists and null defaults)."""
+        if isinstance(self.default, bool):
+            if text.lower() not in ("true", "false"):
+                raise PaperkgError(f"parameter {self.name} takes true or false, not {text!r}.")
+            return text.lower() == "true"
+        if isinstance(self.default, (int, float)):
+            try:
+                return type(self.default)(text)
+            except ValueError:
+                raise PaperkgError(f"parameter {self.name} takes a number, not {text!r}.") from None
+        if isinstance(self.default, str):
+            return text
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return text
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A .cypher query of the library with its header parsed."""
+
+    name: str
+    summary: str
+    details: str
+    params: tuple[QueryParam, ...]
+    text: str
+
+    def parameters(self, overrides: dict[str, str] | None = None) -> dict[str, Any]:
+        """The defaults, with command-line `name=value` overrides parsed to their types."""
+        overrides = dict(overrides or {})
+        known = {param.name: param for param in self.params}
+        unknown = sorted(set(overrides) - set(known))
+        if unknown:
+            raise PaperkgError(f"query {self.name} has no parameter {unknown[0]!r}; it takes "
+                               f"{', '.join(known) or 'none'}.")
+        return {name: param.parse(overrides[name]) if name in overrides else param.default
+                for name, param in known.items()}
+
+
+def _parse_header(name: str, text: str) -> NamedQuery:
+    """Split the leading `//` comment block into summary, details and parameters."""
+    comments = []
+    for line in text.splitlines():
+        if not line.startswith("//"):
+            break
+        comments.append(line)
+    params, prose = [], []
+    for line in comments:
+        match = _PARAM_LINE.match(line)
+        if match:
+            try:
+                default = json.loads(match["default"])
+            except json.JSONDecodeError:
+                raise PaperkgError(f"{QUERY_DIR / (name + '.cypher')}: the default of parameter "
+                                   f"{match['name']} is not a JSON literal.", ExitCode.FAILED) from None
+            params.append(QueryParam(match["name"], default, match["help"] or ""))
+        else:
+            prose.append(line[2:].strip())
+    prose = [line for line in prose if line]
+    if not prose:
+        raise PaperkgError(f"{QUERY_DIR / (name + '.cypher')} has no header comment.", ExitCode.FAILED)
+    return NamedQuery(name, prose[0], " ".join(prose[1:]), tuple(params), text)
+
+
+@lru_cache(maxsize=None)
+def list_queries() -> tuple[NamedQuery, ...]:
+    """Every query of the library, sorted by name."""
+    return tuple(_parse_header(path.stem, path.read_text(encoding="utf-8"))
+                 for path in sorted(QUERY_DIR.glob("*.cypher")))
+
+
+def load_query(name: str) -> NamedQuery:
+    """The named query, or a PaperkgError listing the names there are."""
+    for query in list_queries():
+        if query.name == name:
+            return query
+    names = ", ".join(query.name for query in list_queries())
+    raise PaperkgError(f"no query named {name!r}; the library has: {names}.")
+
+
+def schema_statements() -> list[str]:
+    """The statements of schema.cypher (constraints and indexes, each IF NOT EXISTS)."""
+    text = (CYPHER_DIR / "schema.cypher").read_text(encoding="utf-8")
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return [statement.strip() for statement in code.split(";") if statement.strip()]

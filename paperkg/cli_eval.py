@@ -1,0 +1,67 @@
+"""`paperkg eval`: measure extraction on public benchmarks (SciERC entities, SDU acronyms)."""
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from paperkg.core.errors import PaperkgError
+
+
+class AcronymSystem(str, Enum):
+    """Systems `paperkg eval acronyms` can score."""
+
+    PAPERKG = "paperkg"
+    SCHWARTZ_HEARST = "schwartz-hearst"
+    SCHWARTZ_HEARST_CAPITALS = "schwartz-hearst-capitals"
+
+
+class SciercPipeline(str, Enum):
+    """What `paperkg eval scierc` scores."""
+
+    FULL = "full"
+    MODEL = "model"
+
+
+FileArgument = Annotated[Path, typer.Argument(help="The benchmark file.", show_default=False)]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+PredictionsOption = Annotated[Optional[Path], typer.Option(help="Write the predictions here.", show_default=False)]
+
+
+def _require_file(path: Path) -> None:
+    if not path.is_file():
+        raise PaperkgError(f"{path}: no such file.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `eval` command group."""
+    eval_app = typer.Typer(help="Measure extraction on public benchmarks (SciERC entities, SDU acronyms).")
+    app.add_typer(eval_app, name="eval")
+
+    @eval_app.command("acronyms", epilog="Example:\n\n  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json")
+    def eval_acronyms(file: FileArgument, as_json: JsonOption = False, predictions: PredictionsOption = None,
+                      system: Annotated[AcronymSystem, typer.Option(help="paperkg or a baseline.")] = AcronymSystem.PAPERKG,
+                      ) -> None:
+        """Phrase-level short/long-form precision, recall, F1 and their macro average, plus sentences per second."""
+        from paperkg.extract.evaluate import acronyms as evaluation
+
+        _require_file(file)
+        result = evaluation.run(file, predictions_out=predictions, system=system.value)
+        print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
+
+    @eval_app.command("scierc", epilog="Example:\n\n  paperkg eval scierc ../shared/benchmarks/scierc/dev.json")
+    def eval_scierc(file: FileArgument, as_json: JsonOption = False, predictions: PredictionsOption = None,
+                    pipeline: Annotated[SciercPipeline, typer.Option(
+                        help="full (the paperkg pipeline) or model (the NER model alone).")] = SciercPipeline.FULL,
+                    ) -> None:
+        """Exact-match entity precision, recall and F1 per label, over six labels and over Task/Method/Material/Metric."""
+        from paperkg.api import load_pipeline
+        from paperkg.extract.evaluate import scierc as evaluation
+
+        _require_file(file)
+        nlp = load_pipeline() if pipeline is SciercPipeline.FULL else evaluation.load_model()
+        result = evaluation.run(file, nlp=nlp, predictions_out=predictions)
+        print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
