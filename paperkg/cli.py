@@ -8,11 +8,13 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_train
 from paperkg.cli_output import count_table, err, print_warnings
@@ -23,8 +25,44 @@ EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 
               "setting · 3 finished, but some input records were skipped · 4 Neo4j unreachable or refused · "
               "5 Neo4j counts differ from the graph sent.")
 
+class _PaperkgGroup(TyperGroup):
+    """The root command: a user error prints one line and exits with its code (usage mistakes 2),
+    an unexpected one says so (exit 1); --debug shows the traceback instead."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        arguments = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(arguments, prog_name or "paperkg", complete_var, standalone_mode=False, **extra)
+        except Exception as error:  # noqa: BLE001 - the CLI's one place that turns errors into exit codes
+            if "--debug" in arguments:
+                raise
+            code = _report(error)
+        code = code if isinstance(code, int) else ExitCode.OK
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _report(error: Exception) -> int:
+    """Print one line for `error` and return the exit code it maps to."""
+    if isinstance(error, PaperkgError):
+        err.print(f"[red]error[/]: {escape(str(error))}", highlight=False)
+        return int(error.code)
+    if isinstance(error, typer.Abort):
+        err.print("aborted")
+        return 130
+    if isinstance(error, typer.TyperException):
+        err.print(f"[red]error[/]: {escape(_usage_line(error))}", highlight=False)
+        return ExitCode.USAGE
+    err.print(f"[red]error[/]: unexpected {type(error).__name__}: {escape(str(error))} "
+              "(rerun with --debug for the traceback)", highlight=False)
+    return ExitCode.FAILED
+
+
 app = typer.Typer(
     name="paperkg",
+    cls=_PaperkgGroup,
     help="Research abstracts in, a typed, evidence-backed knowledge graph out.\n\n"
          "Quick start: paperkg build examples/icml2025 -o out/",
     epilog=EXIT_CODES,
@@ -32,8 +70,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-_state = {"debug": False}
-
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -70,8 +106,8 @@ def _root(
     version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    """paperkg: research abstracts in, a typed evidence-backed knowledge graph out."""
-    _state["debug"] = debug
+    """paperkg: research abstracts in, a typed evidence-backed knowledge graph out (--debug is read by the root
+    command's error handling)."""
 
 
 InputsArgument = Annotated[list[Path], typer.Argument(
@@ -208,30 +244,5 @@ def _usage_line(error: typer.TyperException) -> str:
 
 
 def main() -> None:
-    """Entry point: user errors print one sentence and exit with their code; --debug shows tracebacks."""
-    debug = "--debug" in sys.argv[1:]
-    try:
-        code = app(standalone_mode=False)  # a typer.Exit inside a command comes back as its code
-    except PaperkgError as error:
-        if debug:
-            raise
-        err.print(f"[red]error[/]: {escape(str(error))}", highlight=False)
-        sys.exit(int(error.code))
-    except typer.Exit as done:
-        sys.exit(done.exit_code)
-    except typer.Abort:
-        err.print("aborted")
-        sys.exit(130)
-    except typer.TyperException as error:
-        err.print(f"[red]error[/]: {escape(_usage_line(error))}", highlight=False)
-        sys.exit(ExitCode.USAGE)
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
-    except Exception as error:  # noqa: BLE001 - the last line of defence for a CLI
-        if debug:
-            raise
-        err.print(f"[red]error[/]: unexpected {type(error).__name__}: {escape(str(error))} "
-                  "(rerun with --debug for the traceback)", highlight=False)
-        sys.exit(ExitCode.FAILED)
-    sys.exit(code if isinstance(code, int) else ExitCode.OK)
+    """Entry point of the `paperkg` script."""
+    app()

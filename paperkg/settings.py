@@ -23,7 +23,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 CONFIG_FILE_NAME = "paperkg.toml"
-USER_CONFIG = Path("~/.config/paperkg/config.toml")
+USER_CONFIG = Path(".config") / "paperkg" / "config.toml"  # under $HOME
 _ENVIRONMENT = {"pipeline": "PAPERKG_PIPELINE", "benchmarks": "PAPERKG_BENCHMARKS", "corpus": "PAPERKG_CORPUS",
                 "neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME", "neo4j_password": "NEO4J_PASSWORD",
                 "neo4j_database": "NEO4J_DATABASE"}
@@ -76,7 +76,8 @@ def _config_file(environ: dict[str, str], cwd: Path) -> Path | None:
         if not path.is_file():
             raise PaperkgError(f"PAPERKG_CONFIG names {path}, which is not a file.")
         return path
-    for candidate in (cwd / CONFIG_FILE_NAME, USER_CONFIG.expanduser()):
+    home = environ.get("HOME")
+    for candidate in (cwd / CONFIG_FILE_NAME, *([Path(home) / USER_CONFIG] if home else [])):
         if candidate.is_file():
             return candidate
     return None

@@ -26,7 +26,6 @@ from paperkg.extract.evaluate.acronyms import (
     score,
 )
 
-SDU_DEV = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "sdu-acronyms" / "dev.json"
 
 
 # ---------------------------------------------------------------------- scorer
@@ -113,7 +112,8 @@ def test_held_out_split_is_deterministic_and_about_thirty_percent():
     ids = [f"DEV-{n}" for n in range(2000)]
     share = sum(map(is_held_out, ids)) / len(ids)
     assert 0.25 < share < 0.35
-    assert [is_held_out(i) for i in ids[:50]] == [is_held_out(i) for i in ids[:50]]
+    # Pinned: the held-out figures in the README depend on exactly this split.
+    assert [n for n in range(20) if is_held_out(f"DEV-{n}")] == [1, 3, 4, 8, 11, 12, 13]
 
 
 # ------------------------------------------------------------------------- run
@@ -140,21 +140,24 @@ def test_run_refuses_an_unknown_system(tmp_path):
         run(write(tmp_path, "[]"), system="magic")
 
 
-@pytest.mark.skipif(not SDU_DEV.exists(), reason="SDU dev set not present beside the repository")
-def test_paperkg_beats_both_baselines_on_sdu_dev():
-    ours = run(SDU_DEV)
+@pytest.fixture(scope="module")
+def sdu_dev(shared):
+    return shared / "benchmarks" / "sdu-acronyms" / "dev.json"
+
+
+def test_paperkg_beats_both_baselines_on_sdu_dev(sdu_dev):
+    ours = run(sdu_dev)
     assert ours["scores"]["macro"]["f1"] >= 0.93
     assert ours["parts"]["held_out"]["scores"]["macro"]["f1"] >= 0.93
     for baseline in ("schwartz-hearst", "schwartz-hearst-capitals"):
-        assert run(SDU_DEV, system=baseline)["scores"]["macro"]["f1"] < ours["scores"]["macro"]["f1"]
+        assert run(sdu_dev, system=baseline)["scores"]["macro"]["f1"] < ours["scores"]["macro"]["f1"]
 
 
-@pytest.mark.skipif(not SDU_DEV.exists(), reason="SDU dev set not present beside the repository")
-def test_the_eval_vocab_without_lexical_attributes_labels_like_an_english_one():
+def test_the_eval_vocab_without_lexical_attributes_labels_like_an_english_one(sdu_dev):
     nlp = spacy.blank("en")
     nlp.add_pipe("paperkg_acronyms")
     nlp.initialize()
-    token_lists = [s.tokens for s in read_sdu(SDU_DEV)]
+    token_lists = [s.tokens for s in read_sdu(sdu_dev)]
     english = [bio_labels(nlp(Doc(nlp.vocab, words=tokens))) for tokens in token_lists]
     assert paperkg_labeller()(token_lists) == english
 

@@ -1,25 +1,20 @@
 """`paperkg build --neo4j URI` builds and pushes in one go, against the real server."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from neo4j import GraphDatabase
 
-from cli_helpers import CORPUS
+from cli_helpers import CORPUS, run_cli
 
 pytestmark = pytest.mark.neo4j
 
 
-def test_build_with_neo4j_pushes_the_graph(clean_neo4j, tmp_path):
+def test_build_with_neo4j_pushes_the_graph(clean_neo4j, tmp_path, monkeypatch):
     target = clean_neo4j
-    env = {**os.environ, "NEO4J_PASSWORD": target.password, "NEO4J_USERNAME": target.user,
-           "NEO4J_DATABASE": target.database}
-    result = subprocess.run([sys.executable, "-m", "paperkg", "build", str(CORPUS), "-o", str(tmp_path),
-                             "--neo4j", target.uri], capture_output=True, text=True, env=env)
-    assert result.returncode == 0, result.stderr
+    for name, value in (("NEO4J_PASSWORD", target.password), ("NEO4J_USERNAME", target.user),
+                        ("NEO4J_DATABASE", target.database)):
+        monkeypatch.setenv(name, value)
+    result = run_cli("build", str(CORPUS), "-o", str(tmp_path), "--neo4j", target.uri)
     assert target.password not in result.stdout + result.stderr
     with GraphDatabase.driver(target.uri, auth=(target.user, target.password)) as driver:
         records, _, _ = driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n", database_=target.database)

@@ -1,0 +1,18 @@
+"""The README's Python API example runs as written, from the repository root."""
+from __future__ import annotations
+
+import re
+
+from cli_helpers import ROOT
+
+
+def test_python_api_example_runs(monkeypatch, capsys):
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    section = readme[readme.index("**Python API**"):]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    nodes, edges = re.match(r"(\d+) nodes, (\d+) edges", lines[0]).groups()
+    assert int(nodes) > 500 and int(edges) > 800
+    assert len(lines) == 1 + 19 and all(line.startswith("h") for line in lines[1:])
