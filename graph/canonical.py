@@ -26,8 +26,9 @@ def canonical_name(name: str, label: str | None = None) -> str:
 
 
 def match_form(canonical: str) -> str:
-    """The form two names are compared in: hyphens dropped ('multi-modal' meets 'multimodal')."""
-    return canonical.replace("-", "")
+    """The form two names are compared in: hyphens and spaces dropped, so 'multi-modal', 'multimodal',
+    'state-space model' and 'state space model' meet."""
+    return canonical.replace("-", "").replace(" ", "")
 
 
 def display_name(name: str, label: str | None = None) -> str:
