@@ -249,6 +249,25 @@ def test_bibtex_entries(tmp_path: Path) -> None:
     assert warnings[0].source == f"{file}:10" and "malformed BibTeX" in warnings[0].message
 
 
+def test_bibtex_names_concatenation_and_repeated_keys(tmp_path: Path) -> None:
+    file = tmp_path / "refs.bib"
+    file.write_text(
+        "@String{Conf = {Proc. ICML}}\n"
+        "@article{a,\n"
+        "  author = {{Johnson and Johnson} and van der Berg, Jr., Piet and Lee, Ann},\n"
+        "  booktitle = conf # \" 2024\",\n"
+        f"  abstract = {{{ABSTRACT_A}}}\n"
+        "}\n"
+        f"@article{{a, title = {{Same key}}, abstract = {{{ABSTRACT_B}}}}}\n",
+        encoding="utf8",
+    )
+    records, warnings = read(file)
+    assert [(r.authors, r.venue, r.source) for r in records] == [
+        (["Johnson and Johnson", "Piet van der Berg Jr.", "Ann Lee"], "Proc. ICML 2024", f"{file}:2")]
+    assert warnings == [InputWarning(f"{file}:7", "malformed BibTeX entry (citation key 'a' is used by an earlier "
+                                                  "entry); skipped")]
+
+
 # --- paths, warnings and strict mode -----------------------------------------------------
 
 def test_missing_paths_unknown_types_and_empty_globs_are_reported(tmp_path: Path) -> None:
