@@ -152,6 +152,11 @@ class _Converter(LatexNodes2Text):
         return f"{{{text}}}" if not self.math and plain and _is_set(text) else text
 
     def macro_node_to_text(self, node: latexwalker.LatexMacroNode) -> str:
+        if node.nodeargd is None and not self._unknown(node):
+            # taken as another macro's argument (\not\equiv) or its arguments did not parse:
+            # a plain symbol stays, anything that needs its arguments goes
+            replacement = self.latex_context.get_macro_spec(node.macroname).simplify_repl
+            return replacement if isinstance(replacement, str) and "%" not in replacement else ""
         if not self._unknown(node):
             return super().macro_node_to_text(node)
         arguments = _argument_nodes(node)

@@ -77,6 +77,7 @@ def test_latex_math_reads_as_unicode(raw: str, expected: str) -> None:
         ("costs \\$48-\\$74, 5% of runs", "costs $48-$74, 5% of runs"),
         ("an \\emph{A & B} test", "an A & B test"),
         ("\\textcolor{red}{Warning}: harmful text", "Warning: harmful text"),
+        ("a \\not\\textcolor b and \\sqrt\\frac", "a b and √"),  # a macro as another's argument (a real abstract)
     ],
 )
 def test_latex_text_commands(raw: str, expected: str) -> None:

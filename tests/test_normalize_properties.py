@@ -14,7 +14,8 @@ from paperkg.ingest.normalize import normalize_inline, normalize_text
 MARKUP = ["\\", "{", "}", "$", "^", "_", "*", "`", "~", "&", "%", "#", "<", ">", ";", ":", "/", ".", "(", ")",
           "[", "]", "-", "--", "''", "``", " ", "\n", "a", "x", "B", "0", "9", "é", "\u0301", "ﬁ", "\u00ad",
           "&amp;", "&lt;", "&gt;", "&#0;", "<b>", "</p>", "<img src=x onerror=y>", "\\frac", "\\emph", "\\epsilon",
-          "\\sqrt", "\\mathbb", "\\cite", "\\not", "\\in", "\\url", "\\href", "\\$", "\\%", "\\~", "\\\"", "$$",
+          "\\sqrt", "\\mathbb", "\\cite", "\\not", "\\textcolor", "\\in", "\\url", "\\href", "\\$", "\\%", "\\~",
+          "\\\"", "$$",
           "**", "__", "](", "http://", "https://github.com/a/b", "www.", "\x00", "\x1b", "\udc80", "\ud800",
           "\ufffe", "\ue000", "\ue001", "\ue002"]
 TEXT = st.lists(st.sampled_from(MARKUP), max_size=40).map("".join) | st.text(max_size=60)
