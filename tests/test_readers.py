@@ -400,7 +400,8 @@ def test_lone_surrogate_escape_in_json_skips_the_record_with_a_warning(tmp_path:
     records, warnings = read(file)
     assert [r.id for r in records] == ["c"]
     assert warnings == [
-        InputWarning(f"{file}:1", "the abstract is not valid Unicode (a lone surrogate U+DC00 at character 8); skipped"),
+        InputWarning(f"{file}:1",
+                     "the abstract is not valid Unicode (a lone surrogate U+DC00 at character 8); skipped"),
         InputWarning(f"{file}:2", "the title is not valid Unicode (a lone surrogate U+D83D at character 2); skipped"),
     ]
 

@@ -13,7 +13,8 @@ from paperkg.graph.thesaurus import read_thesaurus
 def test_thesaurus_in_another_encoding_names_the_file(tmp_path: Path, encoding: str) -> None:
     path = tmp_path / "thésaurus.tsv"
     path.write_bytes("label\treplace by\nréseaux de neurones\tneural network\n".encode(encoding))
-    with pytest.raises(PaperkgError, match=rf"^{path}: the thesaurus is not UTF-8 text \(byte \d+\); save it as UTF-8\.$"):
+    message = rf"^{path}: the thesaurus is not UTF-8 text \(byte \d+\); save it as UTF-8\.$"
+    with pytest.raises(PaperkgError, match=message):
         read_thesaurus(path)
 
 
