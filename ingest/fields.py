@@ -1,6 +1,6 @@
 """From one input record's raw fields (any reader, any layout) to a PaperRecord.
 
-Field names are matched through paperkg/data/field_aliases.tsv, so the arXiv metadata
+Field names are matched through ingest/data/field_aliases.tsv, so the arXiv metadata
 snapshot, Semantic Scholar, CSL-JSON, BibTeX and plain id/title/abstract inputs all work.
 
 Paper ids are stable: the record's own id where it has one, normalised so that one paper
