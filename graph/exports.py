@@ -2,7 +2,10 @@
 
 GraphML and GEXF hold only scalars, so list and dict attributes (aliases, authors, evidence)
 are written as JSON strings and named in the graph attribute `paperkg_json_attributes`;
-`read_graphml` decodes them and gives back the graph that was written.
+`read_graphml` decodes them and gives back the graph that was written. A character XML 1.0
+cannot hold (a control character, a lone surrogate) is written as U+FFFD, so the file is always
+well-formed XML. CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @,
+tab or carriage return) are prefixed with a single quote, as OWASP recommends against CSV injection.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.core.atomic import atomic_write, atomic_write_text
+from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
 from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
@@ -22,6 +26,7 @@ JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
 NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
                     "degree", "pagerank", "community", "paper_id", "title", "year", "venue", "code_url", "source"]
 EDGE_CSV_COLUMNS = ["source", "target", "type", "count", "confidence", "evidence_sentence"]
+FORMULA_LEADERS = ("=", "+", "-", "@", "\t", "\r")  # OWASP, CSV injection
 
 
 def ordered(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
@@ -67,14 +72,16 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
 
 
 def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """Lists and dicts as JSON strings; each edge gets a document-unique id 'source|TYPE|target'."""
-    flat = ordered(graph)
+    """Lists and dicts as JSON strings, every string XML-safe; each edge gets a document-unique
+    id 'source|TYPE|target'."""
+    flat = ordered(nx.relabel_nodes(graph, _xml_safe, copy=True))
+    flat.graph.update((name, _xml_safe(value)) for name, value in list(flat.graph.items()))
     encoded: set[str] = set()
     for _, data in flat.nodes(data=True):
         _encode(data, encoded)
     for u, v, k, data in flat.edges(keys=True, data=True):
         _encode(data, encoded)
-        data["id"] = f"{u}|{k}|{v}"
+        data["id"] = _xml_safe(f"{u}|{k}|{v}")
     flat.graph[JSON_ATTRIBUTES_KEY] = ",".join(sorted(encoded))
     return flat
 
@@ -82,8 +89,13 @@ def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 def _encode(data: dict[str, Any], encoded: set[str]) -> None:
     for name, value in data.items():
         if isinstance(value, (list, dict, tuple)):
-            data[name] = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False)
             encoded.add(name)
+        data[name] = _xml_safe(value)
+
+
+def _xml_safe(value: Any) -> Any:
+    return replace_invalid_characters(value, "\ufffd") if isinstance(value, str) else value
 
 
 def write_graphml(graph: nx.MultiDiGraph, path: Path) -> None:
@@ -125,12 +137,21 @@ def write_csv(graph: nx.MultiDiGraph, directory: Path) -> None:
     writer = csv.DictWriter(nodes, fieldnames=NODE_CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for _, data in flat.nodes(data=True):
-        writer.writerow({**data, "aliases": "|".join(data.get("aliases", []))})
+        writer.writerow(_spreadsheet_safe({**data, "aliases": "|".join(data.get("aliases", []))}))
     edges = io.StringIO()
     writer = csv.DictWriter(edges, fieldnames=EDGE_CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for u, v, data in flat.edges(data=True):
-        writer.writerow({"source": u, "target": v, "type": data["type"], "count": data["count"],
-                         "confidence": data["confidence"], "evidence_sentence": data["evidence"][0]["sentence"]})
+        writer.writerow(_spreadsheet_safe({"source": u, "target": v, "type": data["type"], "count": data["count"],
+                                           "confidence": data["confidence"],
+                                           "evidence_sentence": data["evidence"][0]["sentence"]}))
     atomic_write_text(directory / "nodes.csv", nodes.getvalue())
     atomic_write_text(directory / "edges.csv", edges.getvalue())
+
+
+def _spreadsheet_safe(row: dict[str, Any]) -> dict[str, Any]:
+    """Text cells a spreadsheet would run as a formula, prefixed with a quote (OWASP); characters
+    no text file can hold replaced as in GraphML."""
+    cells = {name: _xml_safe(value) for name, value in row.items()}
+    return {name: f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_LEADERS) else value
+            for name, value in cells.items()}

@@ -1,160 +1,80 @@
-"""A small BibTeX reader: entries with their fields, enough for abstracts in .bib files.
+"""BibTeX entries through bibtexparser v2, as fields for the record builder.
 
-Values keep their inner braces and LaTeX (the normaliser deals with those); `#`
-concatenation and @string macros are honoured; @comment and @preamble are skipped.
+bibtexparser splits the file, resolves @string macros and removes the enclosing braces or
+quotes; its co-author and name-part parsing read author lists the BibTeX way ("{Johnson and
+Johnson}" is one author, "von Last, Jr, First" reads "First von Last Jr"). Two things it does
+not do are done here: `#` concatenation (bibtexparser issue #396) and names it cannot split
+("Doe, J., Jr., extra" is kept as written rather than losing the entry). Values keep their
+inner braces and LaTeX: the normaliser reads those for every format alike.
 """
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-_ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
-_KEY = re.compile(r"\s*([^\s,{}()]*)\s*,")
-_FIELD_NAME = re.compile(r"\s*([A-Za-z][\w:.+-]*)\s*=\s*")
-_BARE_VALUE = re.compile(r"[\w:.+/-]+")
-_SKIPPED_TYPES = frozenset({"comment", "preamble"})
+import bibtexparser
+from bibtexparser.library import Library
+from bibtexparser.middlewares import BlockMiddleware, SeparateCoAuthors, default_parse_stack
+from bibtexparser.middlewares.names import parse_single_name_into_parts
+from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+
+# bibtexparser logs each malformed block; the reader reports it as file:line instead.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+
+_PART = r'\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|"[^"]*"|[^\s#"{}]+'
+_CONCATENATION = re.compile(rf"\s*(?:{_PART})(?:\s*#\s*(?:{_PART}))+\s*")
+_PARTS = re.compile(_PART)
 
 
-class BibtexSyntaxError(ValueError):
-    """A malformed entry; `line` is where the entry starts."""
-
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-@dataclass
+@dataclass(frozen=True)
 class BibtexEntry:
-    """One entry: its type, citation key, fields (lower-case names) and starting line."""
+    """One entry's fields (lower-case names, authors as "First Last"), its first line, or
+    what is wrong with it."""
 
-    entry_type: str
-    key: str
     line: int
-    fields: dict[str, str] = field(default_factory=dict)
-
-    def as_record_fields(self) -> dict[str, object]:
-        """Fields for the record builder, with `author` split into "First Last" names."""
-        fields: dict[str, object] = dict(self.fields)
-        if "author" in fields:
-            fields["author"] = [_first_last(name) for name in re.split(r"\s+and\s+", self.fields["author"])]
-        return fields
+    fields: dict[str, object] = field(default_factory=dict)
+    problem: str | None = None
 
 
-def iter_bibtex(text: str) -> Iterator[BibtexEntry | BibtexSyntaxError]:
-    """Entries in file order; a malformed entry yields a BibtexSyntaxError and reading goes on."""
-    macros: dict[str, str] = {}
-    pos = 0
-    while match := _ENTRY_START.search(text, pos):
-        line = text.count("\n", 0, match.start()) + 1
-        entry_type = match.group(1).lower()
-        closing = "}" if match.group(2) == "{" else ")"
-        parser = _EntryParser(text, match.end(), closing, macros)
-        try:
-            if entry_type in _SKIPPED_TYPES:
-                pos = parser.skip_balanced()
-                continue
-            if entry_type == "string":
-                name, value = parser.read_field()
-                macros[name] = value
-                pos = parser.pos
-                continue
-            key = parser.read_key()
-            entry = BibtexEntry(entry_type, key, line, parser.read_fields())
-            pos = parser.pos
-            yield entry
-        except BibtexSyntaxError as error:
-            error.line = line
-            pos = match.end()
-            yield error
+def read_bibtex(text: str) -> Iterator[BibtexEntry]:
+    """Entries in file order; a malformed entry or a repeated citation key is a problem entry
+    (BibTeX itself refuses a repeated key) and reading goes on."""
+    stack = [_Concatenation(), *default_parse_stack(), SeparateCoAuthors()]
+    library = bibtexparser.parse_string(text, parse_stack=stack)
+    for block in library.blocks:
+        line = block.start_line + 1
+        if isinstance(block, Entry):
+            yield BibtexEntry(line, _record_fields(block))
+        elif isinstance(block, DuplicateBlockKeyBlock):
+            yield BibtexEntry(line, problem=f"citation key {block.key!r} is used by an earlier entry")
+        elif isinstance(block, ParsingFailedBlock):
+            yield BibtexEntry(line, problem=getattr(block.error, "abort_reason", None) or str(block.error))
 
 
-def _first_last(name: str) -> str:
-    """BibTeX "Last, First" (or "von Last, Jr, First") as "First Last"."""
-    parts = [part.strip() for part in name.split(",")]
-    if len(parts) == 1:
-        return parts[0]
-    return " ".join([parts[-1], parts[0], *parts[1:-1]])
+def _record_fields(entry: Entry) -> dict[str, object]:
+    fields: dict[str, object] = {item.key.lower(): item.value for item in entry.fields}
+    if isinstance(fields.get("author"), list):
+        fields["author"] = [parse_single_name_into_parts(name, strict=False).merge_first_name_first
+                            for name in fields["author"]]
+    return fields
 
 
-class _EntryParser:
-    """Reads the inside of one entry, from just after its opening delimiter."""
+class _Concatenation(BlockMiddleware):
+    """`booktitle = icml # " 2024"`: the parts joined, macros resolved, enclosed in braces
+    for the enclosing-removal middleware that runs next."""
 
-    def __init__(self, text: str, pos: int, closing: str, macros: dict[str, str]) -> None:
-        self.text, self.pos, self.closing, self.macros = text, pos, closing, macros
+    def transform_entry(self, entry: Entry, library: Library) -> Entry:
+        for item in entry.fields:
+            if isinstance(item.value, str) and _CONCATENATION.fullmatch(item.value):
+                parts = (_part_value(part, library) for part in _PARTS.findall(item.value))
+                item.value = "{" + "".join(parts) + "}"
+        return entry
 
-    def skip_balanced(self) -> int:
-        """Skip the rest of an entry whose content is not read (@comment, @preamble)."""
-        self._read_balanced("{" if self.closing == "}" else "(", self.closing)
-        return self.pos
 
-    def read_key(self) -> str:
-        match = _KEY.match(self.text, self.pos)
-        if not match:
-            raise BibtexSyntaxError("entry has no citation key", 0)
-        self.pos = match.end()
-        return match.group(1)
-
-    def read_fields(self) -> dict[str, str]:
-        fields: dict[str, str] = {}
-        while True:
-            self._skip_space()
-            if self.text.startswith(self.closing, self.pos):
-                self.pos += 1
-                return fields
-            name, value = self.read_field()
-            fields[name] = value
-            self._skip_space()
-            if self.text.startswith(",", self.pos):
-                self.pos += 1
-            elif not self.text.startswith(self.closing, self.pos):
-                raise BibtexSyntaxError(f"expected ',' or '{self.closing}' after field {name!r}", 0)
-
-    def read_field(self) -> tuple[str, str]:
-        """`name = part # part ...`, the parts joined."""
-        match = _FIELD_NAME.match(self.text, self.pos)
-        if not match:
-            raise BibtexSyntaxError("expected a field name followed by '='", 0)
-        self.pos = match.end()
-        parts = [self._read_value_part()]
-        self._skip_space()
-        while self.text.startswith("#", self.pos):
-            self.pos += 1
-            self._skip_space()
-            parts.append(self._read_value_part())
-            self._skip_space()
-        return match.group(1).lower(), "".join(parts)
-
-    def _read_value_part(self) -> str:
-        char = self.text[self.pos:self.pos + 1]
-        if char == "{":
-            self.pos += 1
-            return self._read_balanced("{", "}")
-        if char == '"':
-            self.pos += 1
-            return self._read_balanced("{", "}", stop='"')
-        match = _BARE_VALUE.match(self.text, self.pos)
-        if not match:
-            raise BibtexSyntaxError("expected a value in braces, quotes, a number or a macro name", 0)
-        self.pos = match.end()
-        return self.macros.get(match.group().lower(), match.group())
-
-    def _read_balanced(self, opening: str, closing: str, stop: str | None = None) -> str:
-        """Text up to the matching `closing` (or `stop` outside braces), which is consumed."""
-        start, depth = self.pos, 0
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
-            self.pos += 1
-            if char == "\\":
-                self.pos += 1
-            elif char == opening:
-                depth += 1
-            elif depth == 0 and char == (stop or closing):
-                return self.text[start:self.pos - 1]
-            elif char == closing:
-                depth -= 1
-        raise BibtexSyntaxError("unbalanced braces: the entry never closes", 0)
-
-    def _skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+def _part_value(part: str, library: Library) -> str:
+    """A quoted or braced part as its text, a macro name as the macro's text."""
+    macros = {key.lower(): string.value for key, string in library.strings_dict.items()}
+    value = macros.get(part.lower(), part) if not part.startswith(("{", '"')) else part
+    return value[1:-1] if value.startswith(("{", '"')) else value

@@ -1,6 +1,6 @@
 """From one input record's raw fields (any reader, any layout) to a PaperRecord.
 
-Field names are matched through paperkg/data/field_aliases.tsv, so the arXiv metadata
+Field names are matched through ingest/data/field_aliases.tsv, so the arXiv metadata
 snapshot, Semantic Scholar, CSL-JSON, BibTeX and plain id/title/abstract inputs all work.
 
 Paper ids are stable: the record's own id where it has one, normalised so that one paper
@@ -9,18 +9,27 @@ keeps one id (arXiv ids lose an "arXiv:" prefix, URL form and version suffix:
 DOIs being case-insensitive); otherwise "h" + the first 16 hex digits of the SHA-256 of the
 normalised abstract (case-folded, whitespace collapsed), so the same abstract read from two
 files, or read again later, is the same paper.
+
+A record is refused (RecordError, which the readers report as `file:line`) when a field it
+uses is not valid Unicode (bytes that are not UTF-8, a lone surrogate from a JSON escape) or
+its abstract is longer than `max_abstract_chars` (MAX_ABSTRACT_CHARS by default: the longest
+of the 126,678 real abstracts in the shared corpus has 12,694 characters; spaCy refuses a text over
+1,000,000). Control characters are taken out of every field, the id included.
 """
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
-from paperkg.ingest.tables import read_table
-from paperkg.ingest.normalize import normalize_inline, normalize_text
+from paperkg.core.characters import SURROGATE_ESCAPES, first_surrogate, replace_invalid_characters
 from paperkg.core.schema import PaperRecord
+from paperkg.ingest.normalize import normalize_inline, normalize_text
+from paperkg.ingest.tables import read_table
+
+MAX_ABSTRACT_CHARS = 100_000
 
 
 class RecordError(ValueError):
@@ -38,12 +47,20 @@ _SPACED_INITIAL_HYPHEN = re.compile(r"(?<=\.)\s+-(?=\w)")  # arXiv's "C. -P." fo
 _AUTHOR_AND = re.compile(r"\s*,?\s+and\s+|\s*&\s*", re.IGNORECASE)
 
 
-def record_from_fields(raw: Mapping[str, Any], source: str) -> PaperRecord:
-    """Build the PaperRecord for one raw input record; RecordError when it has no abstract."""
+def record_from_fields(raw: Mapping[str, Any], source: str, *,
+                       max_abstract_chars: int = MAX_ABSTRACT_CHARS) -> PaperRecord:
+    """Build the PaperRecord for one raw input record; RecordError when it has no abstract,
+    too long an abstract, or a field that is not valid Unicode."""
     fields = _canonical_fields(raw)
+    for name, value in fields.items():
+        if problem := next(filter(None, map(undecodable, _strings(value))), None):
+            raise RecordError(f"the {name} is {problem}")
     abstract = _as_text(fields.get("abstract")).strip()
     if not abstract:
         raise RecordError("record has no abstract")
+    if len(abstract) > max_abstract_chars:
+        raise RecordError(f"abstract of {len(abstract):,} characters is over the limit of {max_abstract_chars:,} "
+                          "(max_abstract_chars)")
     normalized = normalize_text(abstract)
     if not normalized.text:
         raise RecordError("abstract is empty once markup and links are removed")
@@ -56,10 +73,22 @@ def record_from_fields(raw: Mapping[str, Any], source: str) -> PaperRecord:
         year=find_year(fields.get("year")),
         venue=normalize_inline(_as_text(fields.get("venue"))) or None,
         authors=parse_authors(fields.get("authors")),
-        url=_as_text(fields.get("url")).strip() or _url_for_id(own_id),
-        code_url=_as_text(fields.get("code_url")).strip() or normalized.code_url,
+        url=_clean(_as_text(fields.get("url"))) or _url_for_id(own_id),
+        code_url=_clean(_as_text(fields.get("code_url"))) or normalized.code_url,
         source=source,
     )
+
+
+def undecodable(text: str) -> str | None:
+    """Why a text read from a file is not valid Unicode, or None when it is: bytes that are not
+    UTF-8 (kept by the readers as surrogate escapes) or a lone surrogate (a JSON escape)."""
+    index = first_surrogate(text)
+    if index < 0:
+        return None
+    code = ord(text[index])
+    if code in SURROGATE_ESCAPES:
+        return f"not valid UTF-8 (byte 0x{code - 0xDC00:02X} at character {index + 1})"
+    return f"not valid Unicode (a lone surrogate U+{code:04X} at character {index + 1})"
 
 
 def text_paper_id(abstract: str) -> str:
@@ -70,7 +99,7 @@ def text_paper_id(abstract: str) -> str:
 
 def normalize_paper_id(raw_id: str) -> str:
     """A record's own id in canonical form ('' when there is none); see the module docstring."""
-    raw_id = " ".join(raw_id.split())
+    raw_id = _clean(raw_id)
     if match := _ARXIV_ID.fullmatch(raw_id):
         return match.group(1)
     if match := _DOI.fullmatch(raw_id):
@@ -108,8 +137,10 @@ def parse_authors(value: Any) -> list[str]:
         names = _split_author_string(value)
     elif isinstance(value, Mapping):
         names = [_author_from_object(value)]
-    else:
+    elif isinstance(value, (list, tuple)):
         names = [_author_from_item(item) for item in value]
+    else:
+        names = [_as_text(value)]
     return [name for name in (normalize_inline(n) for n in names) if name]
 
 
@@ -149,6 +180,24 @@ def _url_for_id(paper_id: str) -> str | None:
     if _DOI.fullmatch(paper_id):
         return f"https://doi.org/{paper_id}"
     return None
+
+
+def _clean(text: str) -> str:
+    """A one-line field: characters no output can hold replaced, whitespace collapsed."""
+    return " ".join(replace_invalid_characters(text).split())
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a field value, however nested (authors are lists of objects)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
 
 
 def _as_text(value: Any) -> str:

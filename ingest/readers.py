@@ -1,12 +1,17 @@
 """Streaming readers: files, directories and globs of abstracts in, PaperRecords out.
 
 Formats (by extension, optionally gzipped as `.gz`): `.txt` paragraphs (one abstract per
-blank-line-separated paragraph; a short first line without a full stop is a header and
-skipped), `.jsonl`/`.ndjson`, `.json` (a list, an object holding a list under
-"papers"/"records"/"data"/..., a single record, or JSON lines such as the arXiv metadata
-snapshot), `.csv`/`.tsv` with a header row, and `.bib`. Every record names its source as
-"path:line". Bad input is reported through `on_warning` and skipped (or raises
-PaperkgError with `strict=True`); a paper read twice in one run is kept once.
+blank-line-separated paragraph; a first paragraph that is one short line not ending like a
+sentence, "ICML 2025 papers", is a header: skipped, and said once in the log), `.jsonl`/`.ndjson`,
+`.json` (a list, an object holding a list under "papers"/"records"/"data"/..., a single record,
+or JSON lines such as the arXiv metadata snapshot), `.csv`/`.tsv` with a header row, and `.bib`.
+Every record names its source as "path:line".
+
+Bad input is reported through `on_warning` and skipped (or raises PaperkgError with
+`strict=True`): text is decoded record by record, so bytes that are not UTF-8 cost only the
+record they are in; a gzip file is checked whole before any of its records is read, so a
+corrupt one is skipped whole; an abstract longer than `max_abstract_chars` is skipped. A paper
+read twice in one run is kept once.
 """
 from __future__ import annotations
 
@@ -15,20 +20,25 @@ import glob
 import gzip
 import json
 import logging
+import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from paperkg.ingest.bibtex import BibtexSyntaxError, iter_bibtex
+from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.ingest.fields import RecordError, field_aliases, field_key, record_from_fields, text_paper_id
 from paperkg.core.schema import PaperRecord
+from paperkg.ingest.bibtex import read_bibtex
+from paperkg.ingest.fields import (MAX_ABSTRACT_CHARS, RecordError, field_aliases, field_key, record_from_fields,
+                                   text_paper_id, undecodable)
 
 _LOG = logging.getLogger(__name__)
 
 LIST_KEYS = ("papers", "records", "data", "items", "results", "entries", "documents")
 HEADER_MAX_WORDS = 20
+GZIP_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -65,31 +75,65 @@ RawRecord = tuple[dict[str, Any], str]  # input fields, "path:line"
 Report = Callable[[str, str], None]      # (source, message)
 
 
+@dataclass
+class _InputFile:
+    """One input file as its reader sees it: how to name it, and where its problems go."""
+
+    path: Path
+    report: Report
+    headers_noted: set[str]  # header lines already logged in this run
+    name: str = ""
+    warned: bool = False
+
+    def __post_init__(self) -> None:
+        self.name = display_name(self.path)
+
+    def source(self, line: int) -> str:
+        return f"{self.name}:{line}"
+
+    def warn(self, line: int | None, message: str) -> None:
+        self.warned = True
+        self.report(self.name if line is None else self.source(line), message)
+
+
+@dataclass
+class _Run:
+    """What one read_records call shares across its files."""
+
+    report: Report
+    headers_noted: set[str] = field(default_factory=set)
+
+    def file(self, path: Path) -> _InputFile:
+        return _InputFile(path, self.report, self.headers_noted)
+
+
 def read_records(
     inputs: str | Path | Iterable[str | Path],
     *,
     strict: bool = False,
     on_warning: WarningHandler | None = None,
+    max_abstract_chars: int = MAX_ABSTRACT_CHARS,
 ) -> Iterator[PaperRecord]:
     """Yield one PaperRecord per paper found in the inputs (files, directories, globs).
 
     Each problem is passed to `on_warning` (default: logged) and skipped; with strict=True
     the first one raises PaperkgError naming the file and line. Papers whose id or whose
-    abstract was already read in this run are skipped with a warning.
+    abstract was already read in this run are skipped with a warning, and so are abstracts
+    longer than `max_abstract_chars` characters.
     """
-    report = _reporter(strict, on_warning)
+    run = _Run(_reporter(strict, on_warning))
     first_seen: dict[str, str] = {}
-    for path in input_files(inputs, report):
-        for raw, source in read_raw_records(path, report):
+    for path in input_files(inputs, run.report):
+        for raw, source in read_raw_records(run.file(path)):
             try:
-                record = record_from_fields(raw, source)
+                record = record_from_fields(raw, source, max_abstract_chars=max_abstract_chars)
             except RecordError as error:
-                report(source, f"{error}; skipped")
+                run.report(source, f"{error}; skipped")
                 continue
             keys = {record.id, text_paper_id(record.abstract)}
             earlier = next((first_seen[key] for key in keys if key in first_seen), None)
             if earlier is not None:
-                report(source, f"duplicate of the paper at {earlier} (id {record.id}); skipped")
+                run.report(source, f"duplicate of the paper at {earlier} (id {record.id}); skipped")
                 continue
             first_seen.update(dict.fromkeys(keys, source))
             yield record
@@ -114,7 +158,7 @@ def input_files(inputs: str | Path | Iterable[str | Path], report: Report) -> It
                 report(str(item), "no supported input file matches this pattern")
             yield from files
         else:
-            report(str(item), "no such file or directory")
+            report(display_name(path), "no such file or directory")
 
 
 def file_format(path: Path) -> str | None:
@@ -125,17 +169,44 @@ def file_format(path: Path) -> str | None:
     return _FORMATS.get(suffixes[-1]) if suffixes else None
 
 
-def read_raw_records(path: Path, report: Report) -> Iterator[RawRecord]:
-    """The raw records of one file; an unreadable file or unknown format is reported."""
-    fmt = file_format(path)
+def read_raw_records(file: _InputFile) -> Iterator[RawRecord]:
+    """The raw records of one file; an unknown format, a corrupt gzip file, a read error or a
+    file without a single record is reported."""
+    fmt = file_format(file.path)
     if fmt is None:
-        report(str(path), f"unknown file type {''.join(path.suffixes) or '(no extension)'!r}; "
-                          f"supported: {', '.join(sorted(_FORMATS))}")
+        file.warn(None, f"unknown file type {''.join(file.path.suffixes) or '(no extension)'!r}; "
+                        f"supported: {', '.join(sorted(_FORMATS))}")
         return
+    if _gzipped(file.path) and (problem := gzip_problem(file.path)):
+        file.warn(None, f"corrupt gzip file ({problem}); file skipped, none of its records read")
+        return
+    found = False
     try:
-        yield from _READERS[fmt](path, report)
-    except (OSError, UnicodeDecodeError, EOFError) as error:
-        report(str(path), f"cannot read the file: {error}")
+        for raw in _READERS[fmt](file):
+            found = True
+            yield raw
+    except OSError as error:
+        file.warn(None, f"cannot read the file ({error}); the rest of it skipped")
+        return
+    if not found and not file.warned:
+        file.warn(None, "no abstract found in this file")
+
+
+def gzip_problem(path: Path) -> str | None:
+    """What is wrong with a gzip file (not gzip, CRC or length check failed, cut short), or
+    None: the file is decompressed once to the end before its records are read."""
+    try:
+        with gzip.open(path, "rb") as handle:
+            while handle.read(GZIP_CHUNK):
+                pass
+    except (OSError, EOFError, zlib.error) as error:
+        return str(error) or type(error).__name__
+    return None
+
+
+def display_name(path: Path) -> str:
+    """The path as text every output can hold: undecodable bytes as \\xNN, controls as '?'."""
+    return replace_invalid_characters(os.fsencode(path).decode("utf8", "backslashreplace"), "?")
 
 
 def _reporter(strict: bool, on_warning: WarningHandler | None) -> Report:
@@ -154,70 +225,91 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
+def _gzipped(path: Path) -> bool:
+    return path.suffix.lower() == ".gz"
+
+
 def _open(path: Path) -> IO[str]:
-    """A text handle: UTF-8 (a BOM is skipped), gunzipped when the name ends in .gz."""
-    if path.suffix.lower() == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-    return path.open(encoding="utf-8-sig", newline="")
+    """A text handle: UTF-8 (a BOM is skipped), gunzipped when the name ends in .gz. Bytes that
+    are not UTF-8 are kept as surrogate escapes, so they cost only the record they are in."""
+    if _gzipped(path):
+        return gzip.open(path, "rt", encoding="utf-8-sig", errors="surrogateescape", newline="")
+    return path.open(encoding="utf-8-sig", errors="surrogateescape", newline="")
 
 
 # --- paragraph text -----------------------------------------------------------------------
 
-def _read_paragraphs(path: Path, report: Report) -> Iterator[RawRecord]:
-    """One abstract per blank-line-separated paragraph; a title-like first line is skipped."""
+def _read_paragraphs(file: _InputFile) -> Iterator[RawRecord]:
+    """One abstract per blank-line-separated paragraph; a header paragraph is skipped."""
     lines: list[str] = []
     start = 0
-    with _open(path) as handle:
+    first = True
+    with _open(file.path) as handle:
         for number, line in enumerate(handle, start=1):
             text = line.strip()
-            if number == 1 and _is_header(text):
-                continue
             if text:
                 start = start or number
                 lines.append(text)
-            elif lines:
-                yield {"abstract": "\n".join(lines)}, f"{path}:{start}"
-                lines, start = [], 0
+                continue
+            if lines and not (first and _is_header(lines, file)):
+                yield {"abstract": "\n".join(lines)}, file.source(start)
+            first = first and not lines
+            lines, start = [], 0
     if lines:
-        yield {"abstract": "\n".join(lines)}, f"{path}:{start}"
+        yield {"abstract": "\n".join(lines)}, file.source(start)
 
 
-def _is_header(line: str) -> bool:
-    """A corpus header ("ICML 2025 papers"): short and not ending like a sentence."""
-    return len(line.split()) <= HEADER_MAX_WORDS and not line.endswith((".", "!", "?"))
+def _is_header(paragraph: list[str], file: _InputFile) -> bool:
+    """A corpus header ("ICML 2025 papers"): a first paragraph of one short line that does
+    not end like a sentence. Each different header is logged once per run."""
+    line = paragraph[0]
+    if len(paragraph) > 1 or len(line.split()) > HEADER_MAX_WORDS or line.endswith((".", "!", "?")):
+        return False
+    if line not in file.headers_noted:
+        file.headers_noted.add(line)
+        _LOG.warning("%s: first line %r read as a header, not an abstract (said once per header)",
+                     file.source(1), line)
+    return True
 
 
 # --- JSON ---------------------------------------------------------------------------------
 
-def _read_json_lines(path: Path, report: Report) -> Iterator[RawRecord]:
+def _read_json_lines(file: _InputFile) -> Iterator[RawRecord]:
     """One JSON object per line; blank lines ignored, bad lines reported."""
-    with _open(path) as handle:
+    with _open(file.path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
-            source = f"{path}:{number}"
+            if problem := undecodable(line):
+                file.warn(number, f"{problem}; line skipped")
+                continue
             try:
                 value = json.loads(line)
             except json.JSONDecodeError as error:
-                report(source, f"not valid JSON ({error.msg} at column {error.colno}); line skipped")
+                file.warn(number, f"not valid JSON ({error.msg} at column {error.colno}); line skipped")
+                continue
+            except RecursionError:
+                file.warn(number, "JSON nested too deeply to read; line skipped")
                 continue
             if isinstance(value, dict):
-                yield value, source
+                yield value, file.source(number)
             else:
-                report(source, f"expected a JSON object, found {type(value).__name__}; line skipped")
+                file.warn(number, f"expected a JSON object, found {type(value).__name__}; line skipped")
 
 
-def _read_json(path: Path, report: Report) -> Iterator[RawRecord]:
+def _read_json(file: _InputFile) -> Iterator[RawRecord]:
     """A JSON document, or JSON lines under a .json name (as the arXiv snapshot is)."""
-    if _holds_json_lines(path):
-        yield from _read_json_lines(path, report)
+    if _holds_json_lines(file.path):
+        yield from _read_json_lines(file)
         return
-    with _open(path) as handle:
+    with _open(file.path) as handle:
         text = handle.read()
     try:
-        yield from _JsonDocument(text, str(path), report).records()
+        yield from _JsonDocument(text, file).records()
     except json.JSONDecodeError as error:
-        report(f"{path}:{error.lineno}", f"not valid JSON ({error.msg}); rest of the file skipped")
+        file.warn(error.lineno, f"not valid JSON ({error.msg}); rest of the file skipped")
+    except RecursionError:
+        file.warn(None, "JSON nested too deeply to read; file skipped")
 
 
 def _holds_json_lines(path: Path) -> bool:
@@ -227,15 +319,15 @@ def _holds_json_lines(path: Path) -> bool:
         first, second = next(lines, ""), next(lines, "")
     try:
         return isinstance(json.loads(first), dict) and second.lstrip().startswith("{")
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
 
 
 class _JsonDocument:
     """Walks a JSON document element by element so every record knows its line."""
 
-    def __init__(self, text: str, name: str, report: Report) -> None:
-        self.text, self.name, self.report = text, name, report
+    def __init__(self, text: str, file: _InputFile) -> None:
+        self.text, self.file = text, file
         self.decoder = json.JSONDecoder()
         self.pos = 0
         self.line, self.line_pos = 1, 0
@@ -248,7 +340,7 @@ class _JsonDocument:
             yield from self._object_records()
         else:
             self.decoder.decode(self.text)  # raises the JSONDecodeError that says what is wrong
-            self.report(self.name, "expected a JSON list or object of papers; file skipped")
+            self.file.warn(None, "expected a JSON list or object of papers; file skipped")
 
     def _object_records(self) -> Iterator[RawRecord]:
         """Records under the first list-valued LIST_KEYS member, else the object itself."""
@@ -283,7 +375,7 @@ class _JsonDocument:
             if isinstance(value, dict):
                 yield value, source
             else:
-                self.report(source, f"expected a JSON object, found {type(value).__name__}; skipped")
+                self.file.warn(self.line, f"expected a JSON object, found {type(value).__name__}; skipped")
             self._skip_space()
             if not self.text.startswith("]", self.pos):
                 self._expect(",")
@@ -300,26 +392,29 @@ class _JsonDocument:
     def _source(self) -> str:
         self.line += self.text.count("\n", self.line_pos, self.pos)
         self.line_pos = self.pos
-        return f"{self.name}:{self.line}"
+        return self.file.source(self.line)
 
 
 # --- CSV / TSV ----------------------------------------------------------------------------
 
-def _read_delimited(path: Path, report: Report) -> Iterator[RawRecord]:
+def _read_delimited(file: _InputFile) -> Iterator[RawRecord]:
     """Rows of a CSV/TSV file with a header; field names as in the alias table."""
     csv.field_size_limit(2**31 - 1)
-    delimiter = "\t" if file_format(path) == "tsv" else ","
-    with _open(path) as handle:
+    delimiter = "\t" if file_format(file.path) == "tsv" else ","
+    with _open(file.path) as handle:
         rows = csv.DictReader(handle, delimiter=delimiter)
-        header = [field_key(name) for name in rows.fieldnames or []]
-        if not _has_abstract_column(header):
-            report(f"{path}:1", f"no abstract column in the header ({', '.join(header) or 'empty'}); file skipped")
-            return
-        end = rows.line_num
-        for row in rows:
-            source = f"{path}:{end + 1}"
+        try:
+            header = [field_key(name) for name in rows.fieldnames or []]
+            if not _has_abstract_column(header):
+                file.warn(1, f"no abstract column in the header ({', '.join(header) or 'empty'}); file skipped")
+                return
             end = rows.line_num
-            yield {name: value for name, value in row.items() if name is not None}, source
+            for row in rows:
+                source = file.source(end + 1)
+                end = rows.line_num
+                yield {name: value for name, value in row.items() if name is not None}, source
+        except csv.Error as error:
+            file.warn(rows.line_num, f"not valid CSV ({error}); rest of the file skipped")
 
 
 def _has_abstract_column(header: list[str]) -> bool:
@@ -328,18 +423,18 @@ def _has_abstract_column(header: list[str]) -> bool:
 
 # --- BibTeX -------------------------------------------------------------------------------
 
-def _read_bibtex(path: Path, report: Report) -> Iterator[RawRecord]:
+def _read_bibtex(file: _InputFile) -> Iterator[RawRecord]:
     """Entries of a .bib file; DOI or arXiv eprint is the id (citation keys are not stable)."""
-    with _open(path) as handle:
+    with _open(file.path) as handle:
         text = handle.read()
-    for entry in iter_bibtex(text):
-        if isinstance(entry, BibtexSyntaxError):
-            report(f"{path}:{entry.line}", f"malformed BibTeX entry ({entry}); skipped")
+    for entry in read_bibtex(text):
+        if entry.problem:
+            file.warn(entry.line, f"malformed BibTeX entry ({entry.problem}); skipped")
         else:
-            yield entry.as_record_fields(), f"{path}:{entry.line}"
+            yield entry.fields, file.source(entry.line)
 
 
-_READERS: dict[str, Callable[[Path, Report], Iterator[RawRecord]]] = {
+_READERS: dict[str, Callable[[_InputFile], Iterator[RawRecord]]] = {
     "txt": _read_paragraphs,
     "jsonl": _read_json_lines,
     "json": _read_json,

@@ -1,4 +1,4 @@
-"""Access to the tables shipped in paperkg/data/ (LaTeX symbols, URL hosts, field aliases)."""
+"""Access to the tables shipped in ingest/data/ (URL hosts, field aliases)."""
 from __future__ import annotations
 
 from functools import cache
@@ -7,7 +7,7 @@ from importlib import resources
 
 @cache
 def read_table(name: str) -> tuple[tuple[str, ...], ...]:
-    """Rows of a tab-separated file in paperkg/data/, comment ('#') and blank lines skipped.
+    """Rows of a tab-separated file in ingest/data/, comment ('#') and blank lines skipped.
 
     Cells are kept verbatim (an empty cell is a meaningful empty replacement).
     """

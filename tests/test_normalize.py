@@ -47,6 +47,11 @@ def test_markdown_emphasis_is_removed(raw: str, expected: str) -> None:
         ("where $n\\gg d^\\gamma$", "where n ≫ d^γ"),
         ("$without$ suffering", "without suffering"),
         ("$x \\in \\mathbb{R}^d$", "x ∈ ℝ^d"),
+        ("a cost of $\\tilde{O}(d^{1/2})$ and $L^*$", "a cost of Õ(d^(1/2)) and L^*"),
+        ("values in $\\{0,1,2\\}$ and $\\{x_i\\}_{i=1}^N$", "values in {0,1,2} and {x_i}_(i=1)^N"),
+        ("$q \\not\\in S$, $\\|x\\|_2$, $g^\\text{car}$", "q ∉ S, ‖x‖_2, g^(car)"),
+        ("$\\hatγ \\approx γ$", "γ̂ ≈ γ"),  # a macro name ends at the first non-ASCII letter
+        ("$\\Bigl(\\frac{1}{2}\\Bigr)$", "(1/2)"),
     ],
 )
 def test_latex_math_reads_as_unicode(raw: str, expected: str) -> None:
@@ -67,10 +72,34 @@ def test_latex_math_reads_as_unicode(raw: str, expected: str) -> None:
         ("MFU -- 7.17× faster, 1--10 and --- a dash", "MFU – 7.17× faster, 1–10 and — a dash"),
         ("M{\\\"u}ller and Bal\\'azs", "Müller and Balázs"),
         ("``quoted'' text", "“quoted” text"),
+        ("the \\texttt{GPT-4} model and 9{,}674 items", "the GPT-4 model and 9,674 items"),
+        ("we propose \\ours{}, and \\method outperforms \\name{Foo}", "we propose ours, and method outperforms Foo"),
+        ("costs \\$48-\\$74, 5% of runs", "costs $48-$74, 5% of runs"),
+        ("an \\emph{A & B} test", "an A & B test"),
+        ("\\textcolor{red}{Warning}: harmful text", "Warning: harmful text"),
+        ("a \\not\\textcolor b and \\sqrt\\frac", "a b and √"),  # a macro as another's argument (a real abstract)
     ],
 )
 def test_latex_text_commands(raw: str, expected: str) -> None:
     assert text_of(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["a &lt;img src=x onerror=alert(1)&gt; b", "a &lt;img src=\"x\" onerror=\"alert(1)\"&gt; b",
+     "a &amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt; b", "a <<b>img src=x onerror=y> b",
+     "a &lt;svg/onload=alert(1)&gt; b"],
+)
+def test_escaped_markup_is_decoded_then_stripped(raw: str) -> None:
+    text = text_of(raw)
+    assert "<" not in text and ">" not in text, text
+    assert text.startswith("a ") and text.endswith(" b")
+
+
+def test_characters_no_output_can_hold_are_replaced() -> None:
+    raw = "A\x00 control\x1b, a lone \udc00 surrogate, \ufffe and \x85 gone"
+    assert text_of(raw) == "A control, a lone surrogate, and gone"
+    assert normalize_inline("Ti\x01tle \ud800") == "Ti tle"
 
 
 def test_html_entities_tags_whitespace_and_unicode() -> None:

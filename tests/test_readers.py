@@ -9,6 +9,7 @@ import pytest
 
 from paperkg.core.errors import PaperkgError
 from paperkg.ingest.fields import find_year, normalize_paper_id, parse_authors, text_paper_id
+from paperkg.ingest.normalize import normalize_text
 from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
 from paperkg.core.schema import PaperRecord
 
@@ -248,6 +249,25 @@ def test_bibtex_entries(tmp_path: Path) -> None:
     assert warnings[0].source == f"{file}:10" and "malformed BibTeX" in warnings[0].message
 
 
+def test_bibtex_names_concatenation_and_repeated_keys(tmp_path: Path) -> None:
+    file = tmp_path / "refs.bib"
+    file.write_text(
+        "@String{Conf = {Proc. ICML}}\n"
+        "@article{a,\n"
+        "  author = {{Johnson and Johnson} and van der Berg, Jr., Piet and Lee, Ann},\n"
+        "  booktitle = conf # \" 2024\",\n"
+        f"  abstract = {{{ABSTRACT_A}}}\n"
+        "}\n"
+        f"@article{{a, title = {{Same key}}, abstract = {{{ABSTRACT_B}}}}}\n",
+        encoding="utf8",
+    )
+    records, warnings = read(file)
+    assert [(r.authors, r.venue, r.source) for r in records] == [
+        (["Johnson and Johnson", "Piet van der Berg Jr.", "Ann Lee"], "Proc. ICML 2024", f"{file}:2")]
+    assert warnings == [InputWarning(f"{file}:7", "malformed BibTeX entry (citation key 'a' is used by an earlier "
+                                                  "entry); skipped")]
+
+
 # --- paths, warnings and strict mode -----------------------------------------------------
 
 def test_missing_paths_unknown_types_and_empty_globs_are_reported(tmp_path: Path) -> None:
@@ -258,14 +278,6 @@ def test_missing_paths_unknown_types_and_empty_globs_are_reported(tmp_path: Path
     assert records == []
     assert [w.source for w in warnings] == [str(tmp_path / "missing.txt"), str(notes), str(tmp_path / "*.jsonl")]
     assert "unknown file type '.md'" in warnings[1].message
-
-
-def test_unreadable_file_is_reported(tmp_path: Path) -> None:
-    file = tmp_path / "latin1.txt"
-    file.write_bytes(f"Header\n\n{ABSTRACT_A}\n\nCaf\xe9 abstract.\n".encode("latin-1"))
-    records, warnings = read(file)
-    assert len(warnings) == 1 and warnings[0].source == str(file)
-    assert "cannot read the file" in warnings[0].message
 
 
 def test_strict_mode_raises_naming_file_and_line(tmp_path: Path) -> None:
@@ -328,3 +340,151 @@ def test_find_year(value: object, year: int | None) -> None:
 )
 def test_parse_authors(value: object, names: list[str]) -> None:
     assert parse_authors(value) == names
+
+
+# --- bytes that are not UTF-8, lone surrogates, control characters -------------------------
+
+def icml_abstracts(count: int) -> list[str]:
+    """`count` distinct real abstracts, normalised: the ICML 2025 ones, numbered when they run out."""
+    paragraphs = [normalize_text(p).text for file in sorted(CORPUS.glob("*.txt"))
+                  for p in file.read_text(encoding="utf8").split("\n\n")[1:] if p.strip()]
+    return [f"{paragraphs[i % len(paragraphs)]} (copy {i // len(paragraphs)})" for i in range(count)]
+
+
+def test_invalid_utf8_byte_in_paragraph_200_costs_only_that_abstract(tmp_path: Path) -> None:
+    abstracts = icml_abstracts(300)
+    paragraphs = [wrapped(text).encode("utf8") for text in abstracts]
+    paragraphs[199] = paragraphs[199].replace(b" ", b" caf\xe9 ", 1)  # Latin-1 "café"
+    file = tmp_path / "icml.txt"
+    file.write_bytes(b"ICML 2025 papers\n\n" + b"\n\n".join(paragraphs) + b"\n")
+    records, warnings = read(file)
+    assert len(records) == 299
+    assert [r.abstract for r in records] == abstracts[:199] + abstracts[200:]
+    start = 3 + sum(p.count(b"\n") + 2 for p in paragraphs[:199])
+    assert len(warnings) == 1 and warnings[0].source == f"{file}:{start}"
+    assert warnings[0].message.startswith("the abstract is not valid UTF-8 (byte 0xE9 at character ")
+
+
+def write_format(path: Path, abstracts: list[str]) -> None:
+    """The abstracts as a file of the format its name says (gzipped for .gz), one record each."""
+    fmt = path.name.removesuffix(".gz").rsplit(".", 1)[1]
+    if fmt == "jsonl":
+        text = "".join(json.dumps({"id": f"p{i}", "abstract": a}, ensure_ascii=False) + "\n"
+                       for i, a in enumerate(abstracts))
+    elif fmt == "csv":
+        text = "id,abstract\n" + "".join(f'p{i},"{a}"\n' for i, a in enumerate(abstracts))
+    else:
+        text = "".join(f"@article{{k{i},\n  title = {{Paper {i}}},\n  abstract = {{{a}}}\n}}\n"
+                       for i, a in enumerate(abstracts))
+    data = text.encode("utf8").replace("BROKEN".encode("utf8"), b"\xe9t\xe9")
+    path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+
+
+@pytest.mark.parametrize(("name", "line"), [("papers.jsonl", 4), ("papers.jsonl.gz", 4), ("papers.csv", 5),
+                                            ("refs.bib", 13), ("refs.bib.gz", 13)])
+def test_invalid_utf8_costs_only_its_record_in_every_format(tmp_path: Path, name: str, line: int) -> None:
+    abstracts = icml_abstracts(6)
+    abstracts[3] = abstracts[3].replace(" ", " BROKEN ", 1)
+    write_format(tmp_path / name, abstracts)
+    records, warnings = read(tmp_path / name)
+    assert [r.abstract for r in records] == abstracts[:3] + abstracts[4:]
+    assert len(warnings) == 1 and warnings[0].source == f"{tmp_path / name}:{line}"
+    assert "not valid UTF-8 (byte 0xE9" in warnings[0].message
+
+
+def test_lone_surrogate_escape_in_json_skips_the_record_with_a_warning(tmp_path: Path) -> None:
+    file = tmp_path / "papers.jsonl"
+    file.write_text('{"id": "a", "abstract": "Broken \\udc00 text about graphs."}\n'
+                    '{"id": "b", "title": "T\\ud83d", "abstract": "A fine abstract about graphs."}\n'
+                    f'{json.dumps({"id": "c", "abstract": ABSTRACT_A})}\n', encoding="utf8")
+    records, warnings = read(file)
+    assert [r.id for r in records] == ["c"]
+    assert warnings == [
+        InputWarning(f"{file}:1",
+                     "the abstract is not valid Unicode (a lone surrogate U+DC00 at character 8); skipped"),
+        InputWarning(f"{file}:2", "the title is not valid Unicode (a lone surrogate U+D83D at character 2); skipped"),
+    ]
+
+
+def test_control_characters_are_taken_out_of_ids_and_every_field(tmp_path: Path) -> None:
+    file = tmp_path / "papers.jsonl"
+    file.write_text(json.dumps({"id": "arXiv:2101.00001\u0000", "title": "A\u0001 title\u000b", "venue": "IC\u001fML",
+                                "authors": ["Ann\u0008 Lee"], "url": "https://x.org/\u0007p",
+                                "abstract": f"{ABSTRACT_A}\u001b"}) + "\n"
+                    + json.dumps({"id": "p\u0001q", "abstract": ABSTRACT_B}) + "\n", encoding="utf8")
+    records, warnings = read(file)
+    assert warnings == []
+    first, second = records
+    assert (first.id, first.title, first.venue, first.authors, first.url, first.abstract) == \
+        ("2101.00001", "A title", "IC ML", ["Ann Lee"], "https://x.org/ p", ABSTRACT_A)
+    assert second.id == "p q"
+
+
+# --- gzip ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("damage", "problem"), [
+    (lambda data: data[:-8] + bytes([data[-8] ^ 0xFF]) + data[-7:], "CRC check failed"),
+    (lambda data: data[: len(data) * 2 // 3], "Compressed file ended before the end-of-stream marker was reached"),
+    (lambda data: b"not gzip at all" + data, "Not a gzipped file"),
+])
+def test_corrupt_gzip_is_skipped_whole_before_any_record(tmp_path: Path, damage, problem: str) -> None:
+    corrupt = tmp_path / "a.jsonl.gz"
+    write_format(corrupt, icml_abstracts(200))
+    corrupt.write_bytes(damage(corrupt.read_bytes()))
+    good = tmp_path / "b.jsonl"
+    good.write_text(json.dumps({"id": "x", "abstract": ABSTRACT_A}) + "\n", encoding="utf8")
+    records, warnings = read(tmp_path)
+    assert [r.id for r in records] == ["x"]
+    assert len(warnings) == 1 and warnings[0].source == str(corrupt)
+    assert warnings[0].message.startswith("corrupt gzip file (")
+    assert problem in warnings[0].message and warnings[0].message.endswith("file skipped, none of its records read")
+
+
+def test_corrupt_gzip_in_strict_mode_stops_naming_the_file(tmp_path: Path) -> None:
+    corrupt = tmp_path / "a.jsonl.gz"
+    write_format(corrupt, icml_abstracts(3))
+    corrupt.write_bytes(corrupt.read_bytes()[:-4])
+    with pytest.raises(PaperkgError, match=f"^{corrupt}: corrupt gzip file"):
+        list(read_records(corrupt, strict=True))
+
+
+# --- size limit, headers, empty files ------------------------------------------------------
+
+def test_over_long_abstract_is_skipped_naming_the_limit(tmp_path: Path) -> None:
+    file = tmp_path / "papers.jsonl"
+    huge = (ABSTRACT_A + " ") * 1200  # 100,800 characters
+    file.write_text("\n".join(json.dumps({"id": i, "abstract": text}) for i, text in
+                              enumerate([ABSTRACT_A, huge, ABSTRACT_B])) + "\n", encoding="utf8")
+    records, warnings = read(file)
+    assert [r.id for r in records] == ["0", "2"]
+    assert warnings == [InputWarning(f"{file}:2", f"abstract of {len(huge.strip()):,} characters is over the limit "
+                                                  "of 100,000 (max_abstract_chars); skipped")]
+    records, warnings = read(file, max_abstract_chars=len(ABSTRACT_B))
+    assert [r.id for r in records] == ["2"] and [w.source for w in warnings] == [f"{file}:1", f"{file}:2"]
+
+
+def test_wrapped_first_abstract_line_is_not_a_header(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    file = tmp_path / "plain.txt"
+    file.write_text(f"{wrapped(ABSTRACT_B, 4)}\n\n{ABSTRACT_A}\n", encoding="utf8")
+    records, warnings = read(file)
+    assert [r.abstract for r in records] == [ABSTRACT_B, ABSTRACT_A] and warnings == []
+    assert "header" not in caplog.text
+
+
+def test_header_line_is_skipped_and_logged_once_per_header(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text(f"ICML 2025 papers\n\n{ABSTRACT_A if name == 'a.txt' else ABSTRACT_B}\n",
+                                     encoding="utf8")
+    records, warnings = read(tmp_path)
+    assert [r.abstract for r in records] == [ABSTRACT_A, ABSTRACT_B] and warnings == []
+    assert caplog.messages == [f"{tmp_path / 'a.txt'}:1: first line 'ICML 2025 papers' read as a header, "
+                               "not an abstract (said once per header)"]
+
+
+def test_file_without_any_abstract_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "blank.txt").write_text("\n\n  \n", encoding="utf8")
+    records, warnings = read(tmp_path)
+    assert records == []
+    assert warnings == [InputWarning(str(tmp_path / name), "no abstract found in this file")
+                        for name in ("blank.txt", "empty.jsonl")]
