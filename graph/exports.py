@@ -16,6 +16,7 @@ import networkx as nx
 
 from paperkg.core.atomic import atomic_write, atomic_write_text
 from paperkg.core.errors import PaperkgError
+from paperkg.core.output_folder import checked_output
 from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
@@ -56,10 +57,11 @@ def read_json(path: Path) -> nx.MultiDiGraph:
 
 def read_graph(path: Path) -> nx.MultiDiGraph:
     """graph.json or graph.graphml as written by paperkg; one sentence naming the file when it is missing,
-    unreadable or not a paperkg graph of this schema."""
+    unreadable, not a paperkg graph of this schema, or not the file its folder's manifest lists."""
     path = Path(path)
     if not path.is_file():
         raise PaperkgError(f"{path}: no such file.")
+    checked_output(path)
     try:
         return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError, nx.NetworkXError) as error:
