@@ -128,16 +128,29 @@ def checked_output(path: Path, hashed: bool = True) -> None:
 
 
 def _roll_forward(folder: Path) -> None:
-    """Move the committed files into place, the manifest last, and remove the commit folder."""
+    """Move the committed files into place, the manifest last, remove files of the previous set that
+    the new one lacks (shards), and remove the commit folder."""
     commit = folder / COMMIT
     manifest = read_manifest(commit) if (commit / MANIFEST).is_file() else None
-    for name in sorted(manifest.files) if manifest else []:
-        if (commit / name).is_file():
-            os.replace(commit / name, folder / name)
-    if manifest:
+    if manifest is not None:
+        previous = _previous_files(folder)
+        for name in sorted(manifest.files):
+            if (commit / name).is_file():
+                os.replace(commit / name, folder / name)
         os.replace(commit / MANIFEST, folder / MANIFEST)
+        for name in sorted(previous - set(manifest.files)):
+            (folder / name).unlink(missing_ok=True)
     shutil.rmtree(commit)
     _fsync(folder)
+
+
+def _previous_files(folder: Path) -> set[str]:
+    """The files the folder's current manifest lists (none when it is missing or unreadable)."""
+    try:
+        manifest = read_manifest(folder)
+    except OutputMismatch:
+        return set()
+    return set(manifest.files) if manifest else set()
 
 
 def _lock(folder: Path) -> int:

@@ -188,18 +188,17 @@ def _previous_build(folder: Path, store: ExtractionStore) -> tuple[list[dict[str
 
 
 def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path]:
-    """The .jsonl files among the inputs (folders: their .jsonl files, sorted); a folder with a
-    manifest (extract --dask shards) must match it."""
-    from paperkg.core.output_folder import checked_output
-
+    """The .jsonl files among the inputs; a folder gives the shards its manifest lists (checked against
+    it), or without a manifest its .jsonl files, sorted."""
     files = []
     for item in inputs:
         if item.is_dir():
-            found = sorted(path for path in item.glob("*.jsonl") if path.is_file())
             manifest = read_manifest(item)
             if manifest is not None:
-                for path in found:
-                    checked_output(path)
+                verify(item, manifest, tuple(manifest.files))
+                found = [item / name for name in sorted(manifest.files) if name.endswith(".jsonl")]
+            else:
+                found = sorted(path for path in item.glob("*.jsonl") if path.is_file())
             if not found:
                 report(str(item), "holds no .jsonl extraction files")
             files += files_outside(found, output, report)
