@@ -1,0 +1,53 @@
+"""Which rows a push must send: every node and relationship carries the hash of its properties
+(`paperkg_hash`), so a push reads the hashes back and sends only what the server lacks or holds
+differently. A re-push of an unchanged graph sends nothing; an --update sends its new papers'
+nodes and relationships and the entities whose counts or metrics moved.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from neo4j import Driver
+
+from paperkg.cypher.rows import NODE_LABELS, GraphRows
+
+HASH_PROPERTY = "paperkg_hash"
+_NODE_HASHES = f"MATCH (n:{'|'.join(NODE_LABELS)}) RETURN n.key AS key, n.{HASH_PROPERTY} AS hash"
+_REL_HASHES = f"MATCH (s)-[r:{{rel_type}}]->(t) RETURN s.key AS source, t.key AS target, r.{HASH_PROPERTY} AS hash"
+
+
+@dataclass
+class Changes:
+    """The rows to send, and per label and relationship type how many the server already holds as they are."""
+
+    rows: GraphRows
+    same_nodes: Counter[str] = field(default_factory=Counter)
+    same_rels: Counter[str] = field(default_factory=Counter)
+
+
+def changed_rows(driver: Driver, database: str, rows: GraphRows) -> Changes:
+    """Compare the rows' hashes with the server's (one read per relationship type) and keep the rows
+    that differ or are missing."""
+    changes = Changes(GraphRows())
+    with driver.session(database=database) as session:
+        held = {record["key"]: record["hash"] for record in session.run(_NODE_HASHES)}
+        for label, label_rows in rows.nodes.items():
+            for row in label_rows:
+                if held.get(row["key"]) == row["hash"]:
+                    changes.same_nodes[label] += 1
+                else:
+                    changes.rows.nodes[label].append(row)
+        del held
+        for rel_type in sorted({group[0] for group in rows.rels}):
+            held = {(record["source"], record["target"]): record["hash"]
+                    for record in session.run(_REL_HASHES.format(rel_type=rel_type))}
+            for group, group_rows in rows.rels.items():
+                if group[0] != rel_type:
+                    continue
+                for row in group_rows:
+                    if held.get((row["source"], row["target"])) == row["hash"]:
+                        changes.same_rels[rel_type] += 1
+                    else:
+                        changes.rows.rels[group].append(row)
+    return changes
