@@ -19,6 +19,9 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.output_folder import checked_output
 from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
+from . import stream_writers
+from .stream_writers import write_node_link_json
+
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
 NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
                     "degree", "pagerank", "community", "paper_id", "title", "year", "venue", "code_url", "source"]
@@ -36,15 +39,9 @@ def ordered(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return copy
 
 
-def to_json(graph: nx.MultiDiGraph) -> str:
-    """Node-link JSON text."""
-    data = nx.node_link_data(ordered(graph), edges="edges")
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
-
-
 def write_json(graph: nx.MultiDiGraph, path: Path) -> None:
-    """Write node-link JSON atomically."""
-    atomic_write_text(path, to_json(graph))
+    """Write node-link JSON atomically, streamed (one node or edge a line)."""
+    atomic_write(path, lambda handle: write_node_link_json(graph, handle))
 
 
 def read_json(path: Path) -> nx.MultiDiGraph:
@@ -89,9 +86,8 @@ def _encode(data: dict[str, Any], encoded: set[str]) -> None:
 
 
 def write_graphml(graph: nx.MultiDiGraph, path: Path) -> None:
-    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids."""
-    flat = _scalar_graph(graph)
-    atomic_write(path, lambda handle: nx.write_graphml(flat, handle, edge_id_from_attribute="id"))
+    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids, streamed."""
+    atomic_write(path, lambda handle: stream_writers.write_graphml(graph, handle, JSON_ATTRIBUTES_KEY))
 
 
 def read_graphml(path: Path) -> nx.MultiDiGraph:
