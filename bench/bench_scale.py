@@ -7,7 +7,9 @@ Samples N abstracts from the shared corpus (../shared/corpus/abstracts/abstracts
 in place; the sample is a fixed-seed shuffle, so the 10k sample lies inside the 100k one), writes
 it to a temporary folder outside the repository, runs the real command in a subprocess and
 samples the resident memory of its whole process tree (the build and its worker processes)
-every 0.2 s. Prints one line per run and the ratios the scale issue asks for.
+every 0.2 s. Prints one line per run (with the build's own seconds per step) and the ratios
+the scale issue asks for. The largest process is ru_maxrss of the children (the build itself
+or one worker).
 """
 from __future__ import annotations
 
@@ -25,6 +27,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "abstracts" / "abstracts.jsonl.gz"
 SEED = 13
+WITHOUT_HTML = """
+import sys
+from pathlib import Path
+import paperkg.viz.html
+paperkg.viz.html.render_html = lambda graph, path, **options: Path(path).write_text("")
+from paperkg.cli import main
+if __name__ == "__main__":
+    sys.argv = ["paperkg", *{arguments!r}]
+    main()
+"""
 
 
 def sample(corpus: Path, size: int, folder: Path) -> tuple[Path, int]:
@@ -54,10 +66,11 @@ def tree_rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def run(command: list[str]) -> tuple[float, float, float, int]:
-    """(wall seconds, peak MB of the process tree, peak MB of the largest process, exit code)."""
+def run(command: list[str]) -> tuple[float, float, float, str]:
+    """(wall seconds, peak MB of the process tree, peak MB of the largest process, the build's
+    line of seconds per step)."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0.0]
 
     def watch() -> None:
@@ -67,7 +80,7 @@ def run(command: list[str]) -> tuple[float, float, float, int]:
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    _, stderr = process.communicate()
+    stdout, stderr = process.communicate()
     seconds = time.perf_counter() - started
     watcher.join()
     if process.returncode not in (0, 3):
@@ -75,7 +88,8 @@ def run(command: list[str]) -> tuple[float, float, float, int]:
     import resource
 
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return seconds, peak[0], largest, process.returncode
+    steps = next((line for line in stdout.splitlines() if line.startswith("seconds:")), "")
+    return seconds, peak[0], largest, steps
 
 
 def main() -> None:
@@ -85,6 +99,9 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="rules-only pipeline")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--keep", type=Path, help="keep the samples and outputs in this folder")
+    parser.add_argument("--without-html", action="store_true",
+                        help="write an empty graph.html (PyVis's add_node/add_edge are quadratic: the views rewrite "
+                             "caps the map at 2,000 nodes; until it lands, 100k papers would not finish)")
     args = parser.parse_args()
     sizes, jobs_list = args.papers or [10_000], args.jobs or [2]
     folder = args.keep or Path(tempfile.mkdtemp(prefix="paperkg-bench-"))
@@ -95,12 +112,14 @@ def main() -> None:
     for size in sizes:
         source, words = sample(args.corpus, size, folder)
         for jobs in jobs_list:
-            command = [sys.executable, "-m", "paperkg", "build", str(source), "-o", str(folder / f"out-{size}-{jobs}"),
-                       "--jobs", str(jobs)] + (["--no-model"] if args.no_model else [])
-            seconds, peak, largest, _ = run(command)
+            arguments = ["build", str(source), "-o", str(folder / f"out-{size}-{jobs}"), "--jobs", str(jobs)]
+            arguments += ["--no-model"] if args.no_model else []
+            command = [sys.executable, "-c", WITHOUT_HTML.format(arguments=arguments)] if args.without_html else \
+                [sys.executable, "-m", "paperkg", *arguments]
+            seconds, peak, largest, steps = run(command)
             results[size, jobs] = seconds
             print(f"{size:>8} {jobs:>4} {words:>11,} {seconds:>9.1f} {words / seconds:>9,.0f} {peak:>15,.0f} "
-                  f"{largest:>19,.0f}", flush=True)
+                  f"{largest:>19,.0f}\n{'':>14}{steps}", flush=True)
     for size in sizes:
         if len(jobs_list) > 1:
             base = results[size, jobs_list[0]]

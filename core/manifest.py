@@ -86,12 +86,12 @@ def read_manifest(folder: Path) -> Manifest | None:
                              "again.") from None
 
 
-def verify(folder: Path, manifest: Manifest, hashed: tuple[str, ...]) -> None:
-    """Every listed file is there with its size, and the `hashed` ones have their sha256 too."""
-    for name, entry in sorted(manifest.files.items()):
-        path = folder / name
+def verify(folder: Path, manifest: Manifest, names: tuple[str, ...]) -> None:
+    """The named files (those the caller reads) are there with the size and sha256 the manifest lists."""
+    for name in sorted(set(names) & set(manifest.files)):
+        path, entry = folder / name, manifest.files[name]
         size = path.stat().st_size if path.is_file() else None
-        if size != entry.size or (name in hashed and digest(path).sha256 != entry.sha256):
+        if size != entry.size or digest(path).sha256 != entry.sha256:
             state = "is missing" if size is None else "differs from what the build wrote"
             raise OutputMismatch(f"{path} {state} (build {manifest.build_id} in {folder / MANIFEST}): the "
                                  "folder mixes files of different runs; build it again.")

@@ -105,9 +105,9 @@ def recover(folder: Path) -> None:
     shutil.rmtree(folder / STAGING, ignore_errors=True)
 
 
-def checked_output(path: Path, hashed: bool = True) -> None:
+def checked_output(path: Path) -> None:
     """Before reading a build's output file: finish an interrupted commit in its folder, then refuse
-    the file if the folder's manifest lists it and the folder's files do not match."""
+    the file if the folder's manifest lists it with another size or sha256."""
     folder = path.parent
     if (folder / COMMIT).is_dir():
         try:
@@ -123,8 +123,8 @@ def checked_output(path: Path, hashed: bool = True) -> None:
         finally:
             os.close(fd)
     manifest = read_manifest(folder)
-    if manifest is not None and path.name in manifest.files:
-        verify(folder, manifest, (path.name,) if hashed else ())
+    if manifest is not None:
+        verify(folder, manifest, (path.name,))
 
 
 def _roll_forward(folder: Path) -> None:

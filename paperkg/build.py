@@ -80,6 +80,7 @@ class BuildSummary:
     warnings: list = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     build_id: str = ""
+    steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
 
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
@@ -110,10 +111,13 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         summary.warnings = list(warnings)
         if summary.papers_new == 0:
             return summary
+        summary.steps["extraction"] = time.perf_counter() - started
+        step = time.perf_counter()
         graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, report, console)
         (out.staging / SPOOL).unlink()
+        summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(files, earlier_inputs)
-        _write_graph_files(graph, out.staging, options, _title(inputs))
+        _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
         manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
                             papers=_count_papers(graph))
         out.commit(manifest)
@@ -172,12 +176,13 @@ def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warn
 
 def _previous_build(folder: Path, store: ExtractionStore) -> tuple[list[dict[str, Any]], set[str]]:
     """For --update: the earlier build's input set and paper ids, its extraction lines added to `store`;
-    its files must match its manifest (a damaged graph.json is refused, naming the file)."""
+    its extraction lines and graph must match its manifest (a damaged graph.json is refused, naming
+    the file; graph.html and graph.graphml are written anew and may have been re-rendered)."""
     from paperkg.graph.exports import read_graph
 
     manifest = read_manifest(folder)
     if manifest is not None:
-        verify(folder, manifest, tuple(manifest.files))
+        verify(folder, manifest, (EXTRACTIONS, JSON))
     elif (folder / JSON).is_file():
         read_graph(folder / JSON)  # a folder from before manifests: at least the graph must read
     else:
@@ -229,14 +234,20 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
     return builder.finalize()
 
 
-def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str) -> None:
+def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
+                       steps: dict[str, float]) -> None:
+    """graph.graphml, graph.json and graph.html into `folder`, each timed into `steps`."""
     from paperkg.graph import exports
     from paperkg.viz.html import render_html
 
-    exports.write_graphml(graph, folder / GRAPHML)
-    exports.write_json(graph, folder / JSON)
-    render_html(graph, folder / HTML, size_by=options.size_by, colour_by=options.colour_by,
-                show_concepts=options.show_concepts, title=title)
+    writers = {GRAPHML: lambda path: exports.write_graphml(graph, path),
+               JSON: lambda path: exports.write_json(graph, path),
+               HTML: lambda path: render_html(graph, path, size_by=options.size_by, colour_by=options.colour_by,
+                                              show_concepts=options.show_concepts, title=title)}
+    for name, write in writers.items():
+        began = time.perf_counter()
+        write(folder / name)
+        steps[name] = time.perf_counter() - began
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:

@@ -112,11 +112,15 @@ def test_corrupt_graph_json_given_to_update_is_named(good_build, tmp_path, with_
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_reader_commands_refuse_a_mixed_folder(good_build):
-    (good_build / "graph.html").write_text("<html>another run</html>")
-    result = invoke_cli("stats", str(good_build / "graph.json"), check=False)
-    assert result.returncode == 2
-    assert "graph.html" in result.stderr and "different runs" in result.stderr
+def test_reader_commands_refuse_a_graph_from_another_run(good_build, tmp_path):
+    other = tmp_path / "other"
+    _build(str(write_papers(tmp_path / "b.jsonl", example_papers()[4:6])), "-o", str(other))
+    shutil.copy(other / "graph.json", good_build / "graph.json")
+    for command in (("stats", str(good_build / "graph.json")), ("export", str(good_build / "graph.json"), "-o",
+                                                                 str(tmp_path / "g.graphml"))):
+        result = invoke_cli(*command, check=False)
+        assert result.returncode == 2
+        assert f"{good_build / 'graph.json'} differs from what the build wrote" in result.stderr
 
 
 def test_same_inputs_in_any_order_give_the_same_bytes(tmp_path):
