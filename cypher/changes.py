@@ -32,6 +32,8 @@ def changed_rows(driver: Driver, database: str, rows: GraphRows) -> Changes:
     changes = Changes(GraphRows())
     with driver.session(database=database) as session:
         held = {record["key"]: record["hash"] for record in session.run(_NODE_HASHES)}
+        if not held:  # an empty database (a first push): every row goes, and no more queries to plan
+            return Changes(rows)
         for label, label_rows in rows.nodes.items():
             for row in label_rows:
                 if held.get(row["key"]) == row["hash"]:

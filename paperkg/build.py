@@ -151,10 +151,12 @@ def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings, con
         if not written:
             raise _NothingRead
 
+    created = not output.parent.exists()
     try:
         atomic_write(output, write)
     except _NothingRead:
-        pass
+        if created:
+            output.parent.rmdir()
     return written, list(warnings)
 
 
