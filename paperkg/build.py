@@ -104,7 +104,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
             files = files_outside(options.inputs, options.output, report)
             counts = ReadCounts()
             lines = _extract(files, options.extract, known, warnings, counts)
-            for paper_id, line in _with_progress(lines, console, "extracting"):
+            for paper_id, line in with_progress(lines, console, "extracting"):
                 store.append(paper_id, line)
             summary.papers_new, summary.papers_skipped = len(store) - len(known), counts.known
         store.close()
@@ -145,7 +145,7 @@ def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings, con
     def write(handle: Any) -> None:
         nonlocal written
         lines = _extract(files, settings, set(), warnings, ReadCounts())
-        for _, line in _with_progress(lines, console, "extracting"):
+        for _, line in with_progress(lines, console, "extracting"):
             handle.write(line.encode("utf8") + b"\n")
             written += 1
         if not written:
@@ -230,7 +230,7 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
 
     builder = GraphBuilder()
     with open(target, "w", encoding="utf8") as handle:
-        for where, line in _with_progress(store.sorted_lines(report), console, "building the graph"):
+        for where, line in with_progress(store.sorted_lines(report), console, "building the graph"):
             handle.write(line + "\n")
             builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
     return builder.finalize()
@@ -262,7 +262,8 @@ def _title(inputs: list[dict[str, Any]]) -> str:
     return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
 
 
-def _with_progress(items: Iterable[T], console: Console, what: str) -> Iterator[T]:
+def with_progress(items: Iterable[T], console: Console, what: str) -> Iterator[T]:
+    """The items, with a transient progress line (count and time) on the console."""
     columns = (SpinnerColumn(), TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(what, total=None)

@@ -13,7 +13,6 @@ import logging
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +22,9 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import PaperRecord
-from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
 from paperkg.ingest.readers import WarningCollector
+from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
+from paperkg.parallel import batched, extraction_lines
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -36,7 +36,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
                      console: Console) -> tuple[int, list]:
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
-    from paperkg.build import _with_progress
+    from paperkg.build import with_progress
     from paperkg.extract.pipeline import MAX_TEXT_CHARS
 
     check_inputs(inputs)
@@ -50,10 +50,10 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
         window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
         pending: deque[tuple[str, Any]] = deque()
         names: list[str] = []
-        parts = enumerate(_partitions(records, partition_size))
-        for index, part in _with_progress(parts, console, f"extracting on {address} (partitions)"):
+        parts = enumerate(batched(records, partition_size))
+        for index, part in with_progress(parts, console, f"extracting on {address} (partitions)"):
             pending.append((f"part-{index:05d}.jsonl", client.submit(
-                extract_partition, part, settings.model, not settings.use_model, settings.batch_size, pure=False)))
+                extraction_lines, part, settings.model, not settings.use_model, settings.batch_size, pure=False)))
             while len(pending) >= window or (pending and pending[0][1].done()):
                 written += _write_shard(out.staging, *pending.popleft(), names)
         while pending:
@@ -63,25 +63,11 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
     return written, list(warnings)
 
 
-def extract_partition(records: list[PaperRecord], model: Path | None, rules_only: bool,
-                      batch_size: int) -> list[str]:
-    """On a worker: the extraction lines of one partition (the pipeline is loaded once per process)."""
-    from paperkg.api import extract_records, load_pipeline
-
-    nlp = load_pipeline(model, rules_only)
-    return [extraction.to_json() for extraction in extract_records(records, nlp, batch_size)]
-
-
 def _write_shard(folder: Path, name: str, future: Any, names: list[str]) -> int:
     lines = future.result()
     (folder / name).write_text("".join(line + "\n" for line in lines), encoding="utf8")
     names.append(name)
     return len(lines)
-
-
-def _partitions(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:
-    while part := list(islice(records, size)):
-        yield part
 
 
 @contextmanager

@@ -16,14 +16,13 @@ from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
 IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
-_worker_pipeline = None
 
 
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int, model: Path | None, rules_only: bool,
                   batch_size: int) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
     holds more than one batch, else this process."""
-    batches = _batched(iter(records), batch_size)
+    batches = batched(iter(records), batch_size)
     first = list(islice(batches, 2))
     if jobs == 1 or len(first) < 2:
         yield from _serial(chain.from_iterable(chain(first, batches)), model, rules_only, batch_size)
@@ -48,7 +47,8 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                  initargs=(model, rules_only)) as pool:
             for batch in batches:
-                pending.append(([record.id for record in batch], pool.submit(_extract_batch, batch, batch_size)))
+                pending.append(([record.id for record in batch],
+                                pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
                 if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
                     yield from _collect(pending.popleft())
             while pending:
@@ -64,19 +64,22 @@ def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, s
 
 
 def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
-    """Worker initializer: load the pipeline once per process."""
-    global _worker_pipeline
+    """Worker initializer: load the pipeline once per process (api.load_pipeline caches it)."""
     from paperkg.api import load_pipeline
 
-    _worker_pipeline = load_pipeline(model, rules_only)
+    load_pipeline(model, rules_only)
 
 
-def _extract_batch(batch: list[PaperRecord], batch_size: int) -> list[str]:
-    from paperkg.api import extract_records
+def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only: bool, batch_size: int) -> list[str]:
+    """In a worker process (pool or Dask): the extraction lines of the records, with the pipeline
+    loaded once per process."""
+    from paperkg.api import extract_records, load_pipeline
 
-    return [extraction.to_json() for extraction in extract_records(batch, _worker_pipeline, batch_size)]
+    return [extraction.to_json() for extraction in extract_records(records, load_pipeline(model, rules_only),
+                                                                     batch_size)]
 
 
-def _batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:
+def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:
+    """Consecutive lists of at most `size` records."""
     while batch := list(islice(records, size)):
         yield batch
