@@ -139,7 +139,8 @@ def build(
     else:
         out.print(f"[bold]{summary.papers_new}[/] new papers read ({summary.papers_skipped} already in the graph), "
                   f"{summary.papers_total} papers in the graph, {summary.seconds:.1f} s")
-        out.print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in summary.steps.items()))
+        out.print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in summary.steps.items()),
+                  soft_wrap=True)
         out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
         out.print(f"wrote build {summary.build_id}: " + escape(", ".join(str(p) for p in summary.written)))
         if target is not None:
