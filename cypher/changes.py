@@ -13,8 +13,12 @@ from neo4j import Driver
 from paperkg.cypher.rows import NODE_LABELS, GraphRows
 
 HASH_PROPERTY = "paperkg_hash"
-_NODE_HASHES = f"MATCH (n:{'|'.join(NODE_LABELS)}) RETURN n.key AS key, n.{HASH_PROPERTY} AS hash"
-_REL_HASHES = f"MATCH (s)-[r:{{rel_type}}]->(t) RETURN s.key AS source, t.key AS target, r.{HASH_PROPERTY} AS hash"
+# Pairs collected on the server: one record per label, and per source node for relationships
+# (a paper's relationships in one list), so the driver decodes lists, not a million records.
+_NODE_HASHES = (f"MATCH (n:{'|'.join(NODE_LABELS)}) WITH [label IN labels(n) WHERE label IN $labels][0] AS label, n "
+                f"RETURN label, collect([n.key, n.{HASH_PROPERTY}]) AS pairs")
+_REL_HASHES = (f"MATCH (s)-[r:{{rel_type}}]->(t) "
+               f"RETURN s.key AS source, collect([t.key, r.{HASH_PROPERTY}]) AS pairs")
 
 
 @dataclass
@@ -31,7 +35,8 @@ def changed_rows(driver: Driver, database: str, rows: GraphRows) -> Changes:
     that differ or are missing."""
     changes = Changes(GraphRows())
     with driver.session(database=database) as session:
-        held = {record["key"]: record["hash"] for record in session.run(_NODE_HASHES)}
+        held = {key: value for _, pairs in session.run(_NODE_HASHES, labels=list(NODE_LABELS)).values()
+                for key, value in pairs}
         if not held:  # an empty database (a first push): every row goes, and no more queries to plan
             return Changes(rows)
         for label, label_rows in rows.nodes.items():
@@ -42,8 +47,9 @@ def changed_rows(driver: Driver, database: str, rows: GraphRows) -> Changes:
                     changes.rows.nodes[label].append(row)
         del held
         for rel_type in sorted({group[0] for group in rows.rels}):
-            held = {(record["source"], record["target"]): record["hash"]
-                    for record in session.run(_REL_HASHES.format(rel_type=rel_type))}
+            held = {(source, target): value
+                    for source, pairs in session.run(_REL_HASHES.format(rel_type=rel_type)).values()
+                    for target, value in pairs}
             for group, group_rows in rows.rels.items():
                 if group[0] != rel_type:
                     continue
