@@ -2,10 +2,13 @@
 
 Only labels and relationship types of the graph model pass (they are the only strings
 ever placed into Cypher text); every value travels as a row parameter. Lists stay lists
-(Neo4j list properties), and edge evidence becomes parallel lists, one per field.
+(Neo4j list properties), and edge evidence becomes parallel lists, one per field. Each row
+carries the hash of its properties, stored with them, so a push can skip what the server holds.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, get_type_hints
@@ -87,7 +90,7 @@ def graph_rows(graph: nx.MultiDiGraph) -> GraphRows:
     for node, attrs in graph.nodes(data=True):
         props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
         props["key"] = str(attrs.get("key", node))
-        rows.nodes[_label_of(graph, node)].append({"key": props["key"], "props": props})
+        rows.nodes[_label_of(graph, node)].append({"key": props["key"], "props": props, "hash": props_hash(props)})
     for source, target, key, attrs in graph.edges(keys=True, data=True):
         rel_type = attrs.get("type", key)
         if rel_type not in REL_TYPES:
@@ -99,5 +102,11 @@ def graph_rows(graph: nx.MultiDiGraph) -> GraphRows:
         group = (rel_type, _label_of(graph, source), _label_of(graph, target))
         rows.rels[group].append({"source": graph.nodes[source].get("key", source),
                                  "target": graph.nodes[target].get("key", target),
-                                 "props": props})
+                                 "props": props, "hash": props_hash(props)})
     return rows
+
+
+def props_hash(props: dict[str, Any]) -> str:
+    """A short hash of a row's properties: equal properties, equal hash."""
+    text = json.dumps(props, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest()

@@ -3,9 +3,11 @@
 Every batch is one managed write transaction (`session.execute_write`, retried by the driver
 on transient failures) running `UNWIND $rows AS row MERGE ...` on a uniquely constrained
 `key`; labels and relationship types come only from the graph model's allow-list, every value
-is a parameter. Pushing the same graph twice leaves the same database; an interrupted push
-is completed by the next one. Each push is recorded as a (:PaperkgPush {seq}) node and every
-node and relationship carries `first_push` (set once) and `last_push` (set on every push).
+is a parameter. Only rows the server lacks or holds with other properties are sent
+(paperkg.cypher.changes), so pushing the same graph twice sends nothing the second time and an
+interrupted push is completed by the next one. Each push is recorded as a (:PaperkgPush {seq})
+node and every node and relationship carries `first_push` (set once), `last_push` (the last
+push that wrote it) and `paperkg_hash` (its properties' hash).
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ import networkx as nx
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
-from paperkg.cypher.library import schema_statements
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.cypher.changes import HASH_PROPERTY, Changes, changed_rows
+from paperkg.cypher.library import schema_statements
 from paperkg.cypher.rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
 
 log = logging.getLogger(__name__)
@@ -35,7 +38,7 @@ UNWIND $rows AS row
 MERGE (n:{label} {{key: row.key}})
 WITH n, row, coalesce(n.first_push, $push) AS first_push
 SET n = row.props
-SET n.first_push = first_push, n.last_push = $push
+SET n.first_push = first_push, n.last_push = $push, n.{hash} = row.hash
 """
 _REL_MERGE = """
 UNWIND $rows AS row
@@ -44,7 +47,7 @@ MATCH (t:{target} {{key: row.target}})
 MERGE (s)-[r:{rel_type}]->(t)
 WITH r, row, coalesce(r.first_push, $push) AS first_push
 SET r = row.props
-SET r.first_push = first_push, r.last_push = $push
+SET r.first_push = first_push, r.last_push = $push, r.{hash} = row.hash
 """
 _START_PUSH = f"""
 OPTIONAL MATCH (p:{PUSH_LABEL})
@@ -63,13 +66,17 @@ CALL (r) {{ DELETE r }} IN TRANSACTIONS OF $batch ROWS
 MATCH (n:{_ANY_LABEL})
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF $batch ROWS
 """)
-_COUNT_LABEL = """
-MATCH (n:{label})
-RETURN count(n) AS total, count(CASE WHEN n.last_push = $push THEN 1 END) AS pushed
+# One query for all labels and one for all types: on a fresh server every new query text costs a
+# second or more of Cypher planning, which is most of a small first push.
+_COUNT_LABELS = f"""
+MATCH (n:{_ANY_LABEL})
+WITH [label IN labels(n) WHERE label IN $labels][0] AS name, n.last_push = $push AS stamped
+RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
 """
-_COUNT_TYPE = """
-MATCH ()-[r:{rel_type}]->()
-RETURN count(r) AS total, count(CASE WHEN r.last_push = $push THEN 1 END) AS pushed
+_COUNT_TYPES = """
+MATCH ()-[r]->() WHERE type(r) IN $types
+WITH type(r) AS name, r.last_push = $push AS stamped
+RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
 """
 
 
@@ -85,7 +92,8 @@ class Neo4jTarget:
 
 @dataclass
 class CountRow:
-    """One label or relationship type: sent, found with this push's stamp, and in total."""
+    """One label or relationship type: in the graph sent, on the server as sent (held unchanged or
+    written by this push), and in total."""
 
     name: str
     sent: int
@@ -101,6 +109,7 @@ class PushReport:
     nodes: list[CountRow]
     relationships: list[CountRow]
     seconds: float
+    rows_written: int = 0  # nodes and relationships this push wrote (the rest were on the server as they are)
 
     @property
     def mismatches(self) -> list[CountRow]:
@@ -206,8 +215,9 @@ def finish_push(driver: Driver, database: str, push: int) -> None:
 def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
                on_batch: Callable[[int], None] | None = None) -> None:
     """MERGE all node rows, then all relationship rows, batch by batch."""
-    work = [(_NODE_MERGE.format(label=label), label_rows) for label, label_rows in rows.nodes.items()]
-    work += [(_REL_MERGE.format(rel_type=rel_type, source=source, target=target), group_rows)
+    work = [(_NODE_MERGE.format(label=label, hash=HASH_PROPERTY), label_rows)
+            for label, label_rows in rows.nodes.items()]
+    work += [(_REL_MERGE.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
              for (rel_type, source, target), group_rows in rows.rels.items()]
     with driver.session(database=database) as session:
         for query, group_rows in work:
@@ -217,18 +227,20 @@ def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_
                     on_batch(len(batch))
 
 
-def read_counts(driver: Driver, database: str, rows: GraphRows, push: int) -> tuple[list[CountRow], list[CountRow]]:
-    """Per label and per relationship type: sent, stamped with this push, and total on the server."""
+def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
+                changes: Changes) -> tuple[list[CountRow], list[CountRow]]:
+    """Per label and per relationship type: sent, on the server as sent, and in total."""
     node_sent, rel_sent = rows.node_counts(), rows.rel_counts()
     with driver.session(database=database) as session:
-        def count(query: str, name: str, sent: int) -> CountRow:
-            record = session.run(query, push=push).single(strict=True)
-            return CountRow(name, sent, record["pushed"], record["total"])
-        nodes = [count(_COUNT_LABEL.format(label=label), label, node_sent.get(label, 0))
-                 for label in NODE_LABELS]
-        rels = [count(_COUNT_TYPE.format(rel_type=rel_type), rel_type, rel_sent.get(rel_type, 0))
-                for rel_type in REL_TYPES]
-    return nodes, rels
+        labels = {r["name"]: r for r in session.run(_COUNT_LABELS, labels=list(NODE_LABELS), push=push)}
+        types = {r["name"]: r for r in session.run(_COUNT_TYPES, types=list(REL_TYPES), push=push)}
+
+    def row(name: str, sent: int, counted: dict[str, Any], same: int) -> CountRow:
+        record = counted.get(name)
+        return CountRow(name, sent, same + (record["pushed"] if record else 0), record["total"] if record else 0)
+
+    return ([row(label, node_sent.get(label, 0), labels, changes.same_nodes[label]) for label in NODE_LABELS],
+            [row(kind, rel_sent.get(kind, 0), types, changes.same_rels[kind]) for kind in REL_TYPES])
 
 
 def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
@@ -248,13 +260,18 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int =
         apply_schema(driver, target.database)
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size)
+        changes = Changes(rows) if replace else changed_rows(driver, target.database, rows)
+        unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
+        if on_batch and unchanged:
+            on_batch(unchanged)
         push = start_push(driver, target.database, rows, source)
-        log.info("push %d: %d nodes, %d relationships in batches of %d", push,
-                 sum(rows.node_counts().values()), sum(rows.rel_counts().values()), batch_size)
-        write_rows(driver, target.database, rows, push, batch_size, on_batch)
+        written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
+        log.info("push %d: %d nodes and relationships to write (%d on the server as they are), batches of %d",
+                 push, written, unchanged, batch_size)
+        write_rows(driver, target.database, changes.rows, push, batch_size, on_batch)
         finish_push(driver, target.database, push)
-        nodes, rels = read_counts(driver, target.database, rows, push)
-    report = PushReport(push, nodes, rels, time.perf_counter() - began)
+        nodes, rels = read_counts(driver, target.database, rows, push, changes)
+    report = PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written)
     if report.mismatches:
         detail = ", ".join(f"{row.name} sent {row.sent} but found {row.pushed}" for row in report.mismatches)
         raise CountMismatch(f"push {push} to {_describe(target)} finished but the server's counts "

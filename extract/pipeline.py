@@ -19,6 +19,9 @@ PACKAGE_DIR = Path(__file__).parent
 PIPELINE_CONFIG = PACKAGE_DIR / "pipeline.cfg"
 DEFAULT_MODEL = PACKAGE_DIR / "model" / "scierc_ner"
 MODEL_COMPONENTS = ("tok2vec", "ner")
+# The longest text the pipeline takes (spaCy's own default, set here explicitly): every component
+# is linear in the text up to it; a longer abstract is skipped with a warning before extraction.
+MAX_TEXT_CHARS = 1_000_000
 
 
 def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> Language:
@@ -44,5 +47,8 @@ def load_pipeline(path: Path | None = None, *, rules_only: bool = False) -> Lang
     """The extraction pipeline: assembled from the package (path None), from a trained model
     directory, or loaded from a saved paperkg pipeline; `rules_only` leaves the model out."""
     if path is not None and is_saved_pipeline(path):
-        return spacy.load(path, exclude=list(MODEL_COMPONENTS) if rules_only else [])
-    return assemble(None if rules_only else (path or DEFAULT_MODEL))
+        nlp = spacy.load(path, exclude=list(MODEL_COMPONENTS) if rules_only else [])
+    else:
+        nlp = assemble(None if rules_only else (path or DEFAULT_MODEL))
+    nlp.max_length = MAX_TEXT_CHARS
+    return nlp

@@ -84,10 +84,10 @@ class GraphBuilder:
                     self._add_alias(target, item.text)
                     self._add_edge(item.paper_node, target, RelType.MENTIONS, item.evidence)
         self.pending.clear()
+        papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
-                data["papers"] = sum(1 for p in self.graph.predecessors(key)
-                                     if self.graph.nodes[p]["label"] == NodeLabel.PAPER)
+                data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
         add_metrics(self.graph)
         return self.graph
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from paperkg.core.words import singular
 
@@ -11,6 +12,7 @@ _SPACE = re.compile(r"\s+")
 _SPACED_HYPHEN = re.compile(r"\s*-\s*")
 
 
+@lru_cache(maxsize=1 << 16)  # names repeat across papers; the builder asks for each form several times
 def canonical_name(name: str, label: str | None = None) -> str:
     """Lower-case, dash- and space-normalised, last word singular: 'Graph Transformers' -> 'graph transformer'.
 

@@ -20,7 +20,11 @@ import networkx as nx
 from paperkg.core.atomic import atomic_write, atomic_write_text
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
+from paperkg.core.output_folder import checked_output
 from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
+
+from . import stream_writers
+from .stream_writers import write_node_link_json
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
 NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
@@ -40,15 +44,9 @@ def ordered(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return copy
 
 
-def to_json(graph: nx.MultiDiGraph) -> str:
-    """Node-link JSON text."""
-    data = nx.node_link_data(ordered(graph), edges="edges")
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
-
-
 def write_json(graph: nx.MultiDiGraph, path: Path) -> None:
-    """Write node-link JSON atomically."""
-    atomic_write_text(path, to_json(graph))
+    """Write node-link JSON atomically, streamed (one node or edge a line)."""
+    atomic_write(path, lambda handle: write_node_link_json(graph, handle))
 
 
 def read_json(path: Path) -> nx.MultiDiGraph:
@@ -61,10 +59,11 @@ def read_json(path: Path) -> nx.MultiDiGraph:
 
 def read_graph(path: Path) -> nx.MultiDiGraph:
     """graph.json or graph.graphml as written by paperkg; one sentence naming the file when it is missing,
-    unreadable or not a paperkg graph of this schema."""
+    unreadable, not a paperkg graph of this schema, or not the file its folder's manifest lists."""
     path = Path(path)
     if not path.is_file():
         raise PaperkgError(f"{path}: no such file.")
+    checked_output(path)
     try:
         return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError, nx.NetworkXError) as error:
@@ -99,9 +98,8 @@ def _xml_safe(value: Any) -> Any:
 
 
 def write_graphml(graph: nx.MultiDiGraph, path: Path) -> None:
-    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids."""
-    flat = _scalar_graph(graph)
-    atomic_write(path, lambda handle: nx.write_graphml(flat, handle, edge_id_from_attribute="id"))
+    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids, streamed."""
+    atomic_write(path, lambda handle: stream_writers.write_graphml(graph, handle, JSON_ATTRIBUTES_KEY))
 
 
 def read_graphml(path: Path) -> nx.MultiDiGraph:

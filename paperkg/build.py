@@ -1,26 +1,55 @@
-"""What `paperkg build` and `paperkg extract` do, step by step, with progress and a summary."""
+"""What `paperkg build` and `paperkg extract` do, step by step, with progress and a summary.
+
+A build reads and extracts (streaming the extraction lines to disk), builds the graph from all lines
+in paper-id order, writes its outputs into a staging folder and commits them together with their
+manifest (paperkg.core.output_folder): a failure or a kill at any point leaves the previous
+outputs as they were, or the new ones complete.
+"""
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from paperkg.api import extract_records, load_pipeline
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import PaperkgError
+from paperkg.core.manifest import Manifest, describe_files, read_manifest, verify
+from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import Extraction
-from paperkg.graph import exports
-from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.canonical import paper_key
-from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
-from paperkg.ingest.readers import WarningCollector, read_records
-from paperkg.viz.html import render_html
+from paperkg.extraction_store import ExtractionStore
+from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
+from paperkg.ingest.readers import WarningCollector
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 GRAPHML, JSON, HTML, EXTRACTIONS = "graph.graphml", "graph.json", "graph.html", "extractions.jsonl"
+OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, HTML)
+SPOOL = ".new-extractions.jsonl"
+T = TypeVar("T")
+
+
+def default_jobs() -> int:
+    """Worker processes when --jobs is not given: the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+@dataclass
+class ExtractSettings:
+    """How to extract: the pipeline, batch size and worker processes."""
+
+    use_model: bool = True
+    model: Path | None = None
+    batch_size: int = 32
+    jobs: int = 1
+    strict: bool = False
 
 
 @dataclass
@@ -30,19 +59,17 @@ class BuildOptions:
     inputs: list[Path]
     output: Path
     update: bool = False
-    strict: bool = False
-    use_model: bool = True
-    model: Path | None = None
+    from_extractions: bool = False
+    extract: ExtractSettings = field(default_factory=ExtractSettings)
     thesaurus: Path | None = None
     size_by: str = "degree"
     colour_by: str = "type"
     show_concepts: bool = False
-    batch_size: int = 32
 
 
 @dataclass
 class BuildSummary:
-    """What a build did, for the terminal summary."""
+    """What a build did, for the terminal summary; `written` is empty when nothing was replaced."""
 
     papers_new: int = 0
     papers_skipped: int = 0
@@ -52,39 +79,51 @@ class BuildSummary:
     seconds: float = 0.0
     warnings: list = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    build_id: str = ""
+    steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
 
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
-    """Read, extract, build (or extend) the graph, and write the four outputs atomically."""
+    """Read, extract, build the graph from every extraction line, and commit the outputs together."""
+    from paperkg.graph.thesaurus import read_thesaurus
+
     started = time.perf_counter()
     check_inputs(options.inputs)
-    graph_path = options.output / JSON
-    if options.update and not graph_path.is_file():
-        raise PaperkgError(f"--update needs an earlier build in {options.output}, but {graph_path} does not exist.")
+    check_output_folder(options.output)
     thesaurus = read_thesaurus(options.thesaurus) if options.thesaurus else {}
-    previous = exports.read_json(graph_path) if options.update else None
-    builder = GraphBuilder(previous)
-    old_lines = _old_extraction_lines(options.output / EXTRACTIONS) if options.update else []
     warnings = WarningCollector()
+    report = reporter(options.extract.strict, warnings)
     summary = BuildSummary()
-    new_lines: list[str] = []
-    records = read_records(options.inputs, strict=options.strict, on_warning=warnings)
-    fresh = (r for r in records if not _already_in(builder, r.id, summary))
-    nlp = load_pipeline(options.model, rules_only=not options.use_model)
-    for extraction in _with_progress(extract_records(fresh, nlp, options.batch_size), console):
-        extraction = apply_thesaurus(extraction, thesaurus)
-        builder.add(extraction)
-        new_lines.append(extraction.to_json())
-        summary.papers_new += 1
-    graph = builder.finalize()
-    options.output.mkdir(parents=True, exist_ok=True)
-    _write_lines(options.output / EXTRACTIONS, old_lines + new_lines)
-    exports.write_graphml(graph, options.output / GRAPHML)
-    exports.write_json(graph, graph_path)
-    render_html(graph, options.output / HTML, size_by=options.size_by, colour_by=options.colour_by,
-                show_concepts=options.show_concepts, title=_title(options.inputs))
-    summary.written = [options.output / name for name in (GRAPHML, JSON, HTML, EXTRACTIONS)]
-    summary.papers_total = sum(1 for _, d in graph.nodes(data=True) if d["label"] == "Paper")
+    with OutputTransaction(options.output) as out:
+        store = ExtractionStore(out.staging / SPOOL)
+        earlier_inputs, known = _previous_build(options.output, store) if options.update else ([], set())
+        if options.from_extractions:
+            files = extraction_files(options.inputs, options.output, report)
+            summary.papers_new, summary.papers_skipped = _add_extraction_files(store, files, known)
+        else:
+            files = files_outside(options.inputs, options.output, report)
+            counts = ReadCounts()
+            lines = _extract(files, options.extract, known, warnings, counts)
+            for paper_id, line in with_progress(lines, console, "extracting"):
+                store.append(paper_id, line)
+            summary.papers_new, summary.papers_skipped = len(store) - len(known), counts.known
+        store.close()
+        summary.warnings = list(warnings)
+        if summary.papers_new == 0:
+            return summary
+        summary.steps["extraction"] = time.perf_counter() - started
+        step = time.perf_counter()
+        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, report, console)
+        (out.staging / SPOOL).unlink()
+        summary.steps["graph"] = time.perf_counter() - step
+        inputs = input_set(files, earlier_inputs)
+        _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
+        manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
+                            papers=_count_papers(graph))
+        out.commit(manifest)
+    summary.build_id = manifest.build_id
+    summary.written = [options.output / name for name in OUTPUTS]
+    summary.papers_total = manifest.papers
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
     summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))
     summary.warnings = list(warnings)
@@ -92,51 +131,142 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     return summary
 
 
-def run_extract(inputs: list[Path], output: Path, *, strict: bool, use_model: bool, model: Path | None,
-                batch_size: int, console: Console) -> tuple[int, list]:
-    """Extraction only: write one JSON line per paper; returns (papers, warnings)."""
+def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings, console: Console) -> tuple[int, list]:
+    """Extraction only: one JSON line per paper, streamed into `output` (replaced only when at least
+    one paper was read); returns (papers, warnings)."""
     check_inputs(inputs)
+    if output.is_dir():
+        raise PaperkgError(f"-o {output} is a folder; name the JSONL file to write.")
+    check_output_folder(output.parent)
     warnings = WarningCollector()
-    records = read_records(inputs, strict=strict, on_warning=warnings)
-    nlp = load_pipeline(model, rules_only=not use_model)
-    lines = [e.to_json() for e in _with_progress(extract_records(records, nlp, batch_size), console)]
-    _write_lines(output, lines)
-    return len(lines), list(warnings)
+    files = files_outside(inputs, output, reporter(settings.strict, warnings))
+    written = 0
+
+    def write(handle: Any) -> None:
+        nonlocal written
+        lines = _extract(files, settings, set(), warnings, ReadCounts())
+        for _, line in with_progress(lines, console, "extracting"):
+            handle.write(line.encode("utf8") + b"\n")
+            written += 1
+        if not written:
+            raise _NothingRead
+
+    created = not output.parent.exists()
+    try:
+        atomic_write(output, write)
+    except _NothingRead:
+        if created:
+            output.parent.rmdir()
+    return written, list(warnings)
 
 
-def _title(inputs: list[Path]) -> str:
-    names = ", ".join(path.name for path in inputs[:3]) + (" …" if len(inputs) > 3 else "")
-    return f"paperkg · {names}"
+class _NothingRead(Exception):
+    """No paper was read: the output file is left as it was."""
 
 
-def check_inputs(inputs: list[Path]) -> None:
-    """An input that is neither an existing path nor a glob pattern is a usage error, not a warning."""
-    for path in inputs:
-        if not path.exists() and not any(c in str(path) for c in "*?["):
-            raise PaperkgError(f"{path}: no such file or directory.")
+def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warnings: WarningCollector,
+             counts: ReadCounts) -> Iterator[tuple[str, str]]:
+    """(paper id, extraction line) for each new record of the files, in input order."""
+    from paperkg.extract.pipeline import MAX_TEXT_CHARS
+    from paperkg.parallel import extract_lines
+
+    records = new_records(files, strict=settings.strict, warnings=warnings, known=known,
+                          max_chars=MAX_TEXT_CHARS, counts=counts)
+    return extract_lines(records, jobs=settings.jobs, model=settings.model, rules_only=not settings.use_model,
+                         batch_size=settings.batch_size)
 
 
-def _already_in(builder: GraphBuilder, paper_id: str, summary: BuildSummary) -> bool:
-    if paper_key(paper_id) in builder.graph:
-        summary.papers_skipped += 1
-        return True
-    return False
+def _previous_build(folder: Path, store: ExtractionStore) -> tuple[list[dict[str, Any]], set[str]]:
+    """For --update: the earlier build's input set and paper ids, its extraction lines added to `store`;
+    its extraction lines and graph must match its manifest (a damaged graph.json is refused, naming
+    the file; graph.html and graph.graphml are written anew and may have been re-rendered)."""
+    from paperkg.graph.exports import read_graph
+
+    manifest = read_manifest(folder)
+    if manifest is not None:
+        verify(folder, manifest, (EXTRACTIONS, JSON))
+    elif (folder / JSON).is_file():
+        read_graph(folder / JSON)  # a folder from before manifests: at least the graph must read
+    else:
+        raise PaperkgError(f"--update needs an earlier build in {folder}, but {folder / JSON} does not exist.")
+    if not (folder / EXTRACTIONS).is_file():
+        raise PaperkgError(f"--update needs {folder / EXTRACTIONS} from the earlier build; build {folder} again.")
+    return (manifest.inputs if manifest else []), store.add_file(folder / EXTRACTIONS)
 
 
-def _with_progress(items: Iterator[Extraction], console: Console) -> Iterator[Extraction]:
-    columns = (SpinnerColumn(), TextColumn("extracting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path]:
+    """The .jsonl files among the inputs; a folder gives the shards its manifest lists (checked against
+    it), or without a manifest its .jsonl files, sorted."""
+    files = []
+    for item in inputs:
+        if item.is_dir():
+            manifest = read_manifest(item)
+            if manifest is not None:
+                verify(item, manifest, tuple(manifest.files))
+                found = [item / name for name in sorted(manifest.files) if name.endswith(".jsonl")]
+            else:
+                found = sorted(path for path in item.glob("*.jsonl") if path.is_file())
+            if not found:
+                report(str(item), "holds no .jsonl extraction files")
+            files += files_outside(found, output, report)
+        else:
+            files += [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+    return files
+
+
+def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[str]) -> tuple[int, int]:
+    """Index saved extraction files (shards); returns (new papers, papers already built)."""
+    new: set[str] = set()
+    for path in files:
+        new |= store.add_file(path)
+    return len(new - known), len(new & known)
+
+
+def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], report: Any,
+                      console: Console) -> nx.MultiDiGraph:
+    """Write extractions.jsonl and build the graph from the same lines, in paper-id order."""
+    from paperkg.graph.builder import GraphBuilder
+    from paperkg.graph.thesaurus import apply_thesaurus
+
+    builder = GraphBuilder()
+    with open(target, "w", encoding="utf8") as handle:
+        for where, line in with_progress(store.sorted_lines(report), console, "building the graph"):
+            handle.write(line + "\n")
+            builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
+    return builder.finalize()
+
+
+def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
+                       steps: dict[str, float]) -> None:
+    """graph.graphml, graph.json and graph.html into `folder`, each timed into `steps`."""
+    from paperkg.graph import exports
+    from paperkg.viz.html import render_html
+
+    writers = {GRAPHML: lambda path: exports.write_graphml(graph, path),
+               JSON: lambda path: exports.write_json(graph, path),
+               HTML: lambda path: render_html(graph, path, size_by=options.size_by, colour_by=options.colour_by,
+                                              show_concepts=options.show_concepts, title=title)}
+    for name, write in writers.items():
+        began = time.perf_counter()
+        write(folder / name)
+        steps[name] = time.perf_counter() - began
+
+
+def _count_papers(graph: nx.MultiDiGraph) -> int:
+    return sum(1 for _, data in graph.nodes(data=True) if data["label"] == "Paper")
+
+
+def _title(inputs: list[dict[str, Any]]) -> str:
+    """graph.html's title: the names of the input files (of every build an --update added to)."""
+    names = sorted({Path(item["path"]).name for item in inputs})
+    return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+
+
+def with_progress(items: Iterable[T], console: Console, what: str) -> Iterator[T]:
+    """The items, with a transient progress line (count and time) on the console."""
+    columns = (SpinnerColumn(), TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("extract", total=None)
+        task = progress.add_task(what, total=None)
         for item in items:
             yield item
             progress.advance(task)
-
-
-def _old_extraction_lines(path: Path) -> list[str]:
-    if not path.is_file():
-        return []
-    return [line for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
-
-
-def _write_lines(path: Path, lines: list[str]) -> None:
-    atomic_write(path, lambda handle: handle.write("".join(line + "\n" for line in lines).encode("utf8")))

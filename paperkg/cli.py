@@ -120,12 +120,21 @@ PipelineOption = Annotated[Optional[Path], typer.Option(
 BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch.")]
 
 
+JobsOption = Annotated[Optional[int], typer.Option(
+    min=1, help="Worker processes for extraction (default: the machine's cores); output is the same for any N.",
+    show_default=False)]
+
+
 @app.command(epilog="Examples:\n\n  paperkg build examples/icml2025 -o out/\n\n"
-                    "  paperkg build new_abstracts.jsonl -o out/ --update")
+                    "  paperkg build new_abstracts.jsonl -o out/ --update\n\n"
+                    "  paperkg build --from-extractions shards/ -o out/")
 def build(
     inputs: InputsArgument,
     output: Annotated[Path, typer.Option("--output", "-o", help="Output directory.")] = Path("out"),
     update: Annotated[bool, typer.Option(help="Add to the graph already in the output directory.")] = False,
+    from_extractions: Annotated[bool, typer.Option(
+        "--from-extractions", help="The inputs are saved extraction files (.jsonl, or folders of shards from "
+                                   "paperkg extract): build the graph from them without spaCy.")] = False,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
@@ -135,49 +144,84 @@ def build(
     colour_by: Annotated[ColourBy, typer.Option(help="Node colour in graph.html.")] = ColourBy.TYPE,
     show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
     batch_size: BatchOption = 32,
+    jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
         "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
 ) -> None:
-    """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html, extractions.jsonl."""
-    from paperkg.build import BuildOptions, run_build
+    """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
+    extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
+    from paperkg.build import BuildOptions, ExtractSettings, default_jobs, run_build
 
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
-    options = BuildOptions(inputs=inputs, output=output, update=update, strict=strict, use_model=model,
-                           model=settings.pipeline, thesaurus=thesaurus, size_by=size_by.value,
-                           colour_by=colour_by.value, show_concepts=show_concepts, batch_size=batch_size)
+    extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
+                                       jobs=jobs or default_jobs(), strict=strict)
+    options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
+                           extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
+                           colour_by=colour_by.value, show_concepts=show_concepts)
     summary = run_build(options, err)
     out = Console()
-    out.print(f"[bold]{summary.papers_new}[/] new papers read ({summary.papers_skipped} already in the graph), "
-              f"{summary.papers_total} papers in the graph, {summary.seconds:.1f} s")
-    out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
-    out.print("wrote " + escape(", ".join(str(p) for p in summary.written)))
     print_warnings(summary.warnings)
-    if target is not None:
-        cli_neo4j.push(output / "graph.json", target)
+    if not summary.written:
+        if summary.papers_skipped:
+            out.print(f"0 new papers read ({summary.papers_skipped} already in the graph); the outputs in "
+                      f"{escape(str(output))} are unchanged")
+        else:
+            err.print(f"no papers read from {escape(', '.join(map(str, inputs)))}; nothing written: the outputs "
+                      f"in {escape(str(output))} are as they were")
+            raise typer.Exit(ExitCode.INPUT_WARNINGS)
+    else:
+        out.print(f"[bold]{summary.papers_new}[/] new papers read ({summary.papers_skipped} already in the graph), "
+                  f"{summary.papers_total} papers in the graph, {summary.seconds:.1f} s")
+        out.print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in summary.steps.items()),
+                  soft_wrap=True)
+        out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
+        out.print(f"wrote build {summary.build_id}: " + escape(", ".join(str(p) for p in summary.written)))
+        if target is not None:
+            cli_neo4j.push(output / "graph.json", target)
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
 
-@app.command(epilog="Example:\n\n  paperkg extract examples/icml2025 -o out/extractions.jsonl")
+@app.command(epilog="Examples:\n\n  paperkg extract examples/icml2025 -o out/extractions.jsonl\n\n"
+                    "  paperkg extract abstracts.jsonl.gz --dask tcp://scheduler:8786 -o shards/")
 def extract(
     inputs: InputsArgument,
-    output: Annotated[Path, typer.Option("--output", "-o", help="JSONL file to write.")] = Path("out/extractions.jsonl"),
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="JSONL file to write (with --dask: a folder of shards).",
+        show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     batch_size: BatchOption = 32,
+    jobs: JobsOption = None,
+    dask: Annotated[Optional[str], typer.Option(
+        "--dask", help="Extract on a Dask cluster: its scheduler address (tcp://host:8786), or 'local' for a "
+                       "LocalCluster of --jobs workers; writes one shard per partition.", show_default=False)] = None,
+    partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.build import run_extract
+    from paperkg.build import ExtractSettings, default_jobs, run_extract
 
     settings = load_settings().with_flags(pipeline=pipeline)
-    count, warnings = run_extract(inputs, output, strict=strict, use_model=model, model=settings.pipeline,
-                                  batch_size=batch_size, console=err)
-    err.print(f"{count} papers -> {escape(str(output))}")
+    extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
+                                       jobs=jobs or default_jobs(), strict=strict)
+    if dask:
+        from paperkg.dask_extract import run_dask_extract
+
+        target = output or Path("out/shards")
+        count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
+    else:
+        target = output or Path("out/extractions.jsonl")
+        count, warnings = run_extract(inputs, target, extract_settings, err)
     print_warnings(warnings)
+    if not count:
+        err.print(f"no papers read from {escape(', '.join(map(str, inputs)))}; {escape(str(target))} was not "
+                  "written")
+        raise typer.Exit(ExitCode.INPUT_WARNINGS)
+    err.print(f"{count} papers -> {escape(str(target))}")
     if warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 

@@ -50,16 +50,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_pushing_twice_leaves_the_same_counts_and_keeps_first_push(clean_neo4j):
+def test_pushing_twice_leaves_the_same_counts_and_sends_nothing_the_second_time(clean_neo4j):
     graph = sample_graph()
     first = push_graph(graph, clean_neo4j)
     second = push_graph(graph, clean_neo4j, batch_size=4)
     assert server_counts(clean_neo4j) == graph_counts(graph)
     assert second.push == first.push + 1 and not second.mismatches
+    assert first.rows_written == graph.number_of_nodes() + graph.number_of_edges() and second.rows_written == 0
     assert [row.total for row in second.nodes] == [row.sent for row in second.nodes]
     flerm = run_cypher(clean_neo4j, "MATCH (m:Method {key: 'method:flerm'}) RETURN m.first_push AS first, "
                                     "m.last_push AS last, m.aliases AS aliases, m.acronym AS acronym")
-    assert flerm == [{"first": first.push, "last": second.push, "acronym": "FLeRM",
+    assert flerm == [{"first": first.push, "last": first.push, "acronym": "FLeRM",
                       "aliases": ["FLeRM", "Function-space Learning Rate Matching"]}]
 
 
@@ -76,12 +77,16 @@ def test_lists_and_evidence_are_list_properties_not_json_strings(clean_neo4j):
     assert row["first_author"] == "Edward Milsom"
 
 
-def test_update_push_adds_only_what_is_new_and_new_entities_lists_it(clean_neo4j):
+def test_update_push_sends_only_what_changed_and_new_entities_lists_it(clean_neo4j):
     full = sample_graph()
     before = without_paper(full, "paper:6d6887ad5122c59b")
     push_graph(before, clean_neo4j)
     report = push_graph(full, clean_neo4j)
     assert server_counts(clean_neo4j) == graph_counts(full)
+    changed_nodes = {n for n in full if n not in before or full.nodes[n] != before.nodes[n]}
+    changed_edges = {e for e in full.edges(keys=True) if not before.has_edge(*e)
+                     or full.edges[e] != before.edges[e]}
+    assert report.rows_written == len(changed_nodes) + len(changed_edges) < full.number_of_nodes()
     new = run_named_query(load_query("new_entities"), clean_neo4j, load_query("new_entities").parameters())
     assert {row["key"] for row in new} == set(full) - set(before)
     assert {row["first_push"] for row in new} == {report.push}

@@ -105,9 +105,12 @@ def test_communities(neo4j_target, icml):
 
 
 def test_datasets_for_task(neo4j_target, icml):
+    # the query's contract: Task and Dataset nodes (a paper's ADDRESSES edge can end at an entity
+    # whose node took another type from its other mentions)
     pairs = sorted((icml.nodes[t]["name"], icml.nodes[d]["name"]) for p, data in icml.nodes(data=True)
                    if data["label"] == "Paper" for t in linked(icml, p, "ADDRESSES")
-                   for d in linked(icml, p, "EVALUATES_ON"))
+                   for d in linked(icml, p, "EVALUATES_ON")
+                   if icml.nodes[t]["label"] == "Task" and icml.nodes[d]["label"] == "Dataset")
     task, dataset = pairs[0]
     rows = run(neo4j_target, "datasets_for_task", task=task)
     assert dataset in {row["dataset"] for row in rows}

@@ -1,0 +1,97 @@
+"""The manifest of an output folder: which build wrote it, from which inputs, and each file's size and
+sha256, so a reader can refuse a folder whose files come from different runs.
+
+`manifest.json` is written last; its `build_id` is a hash of the files it lists, so the same build
+gives the same manifest, byte for byte.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+MANIFEST = "manifest.json"
+MANIFEST_KEY = "paperkg_manifest"
+MANIFEST_VERSION = 1
+_CHUNK = 1 << 20
+
+
+class OutputMismatch(PaperkgError):
+    """An output folder whose files do not match its manifest; the message names the folder and file."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.USAGE)
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A file's size and sha256."""
+
+    size: int
+    sha256: str
+
+
+@dataclass
+class Manifest:
+    """What one build wrote: its id, what it read, the papers in the graph, and its files."""
+
+    files: dict[str, FileEntry]
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # {"path", "size", "sha256"}, sorted
+    papers: int = 0
+    build_id: str = ""
+
+    def to_json(self) -> str:
+        """The manifest as JSON text, keys sorted; the build id is the hash of everything else."""
+        body = {"files": {name: {"size": entry.size, "sha256": entry.sha256} for name, entry in sorted(self.files.items())},
+                "inputs": sorted(self.inputs, key=lambda item: (item["path"], item["sha256"])),
+                "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION}
+        self.build_id = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf8")).hexdigest()[:16]
+        return json.dumps({**body, "build_id": self.build_id}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+
+
+def digest(path: Path) -> FileEntry:
+    """Size and sha256 of a file, read in chunks."""
+    sha = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            sha.update(chunk)
+            size += len(chunk)
+    return FileEntry(size, sha.hexdigest())
+
+
+def describe_files(folder: Path, names: list[str]) -> dict[str, FileEntry]:
+    """The FileEntry of each named file in `folder`."""
+    return {name: digest(folder / name) for name in names}
+
+
+def read_manifest(folder: Path) -> Manifest | None:
+    """The folder's manifest, None when it has none; a damaged one is an error naming it."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf8"))
+        if data.get(MANIFEST_KEY) != MANIFEST_VERSION:
+            raise ValueError(f"manifest version {data.get(MANIFEST_KEY)!r}")
+        files = {name: FileEntry(int(entry["size"]), str(entry["sha256"])) for name, entry in data["files"].items()}
+        return Manifest(files=files, inputs=list(data["inputs"]), papers=int(data["papers"]),
+                        build_id=str(data["build_id"]))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise OutputMismatch(f"{path} is not a readable paperkg manifest ({error}); build the folder "
+                             "again.") from None
+
+
+def verify(folder: Path, manifest: Manifest, names: tuple[str, ...]) -> None:
+    """The named files (those the caller reads) are there with the size and sha256 the manifest lists."""
+    for name in sorted(set(names) & set(manifest.files)):
+        path, entry = folder / name, manifest.files[name]
+        size = path.stat().st_size if path.is_file() else None
+        if size != entry.size or digest(path).sha256 != entry.sha256:
+            state = "is missing" if size is None else "differs from what the build wrote"
+            raise OutputMismatch(f"{path} {state} (build {manifest.build_id} in {folder / MANIFEST}): the "
+                                 "folder mixes files of different runs; build it again.")

@@ -1,0 +1,173 @@
+"""An output folder whose files are replaced together or not at all.
+
+A build writes its files into `.paperkg-staging/` inside the output folder, then writes their
+manifest there and renames the folder to `.paperkg-commit/`: that rename is the commit point.
+The files then move into place one by one, the manifest last. A kill before the commit leaves
+the old set (the stale staging folder is removed by the next run); a kill after it leaves a
+commit that the next build or reader finishes. One build at a time holds the folder's lock.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from pathlib import Path
+from types import TracebackType
+
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, read_manifest, verify
+
+STAGING = ".paperkg-staging"
+COMMIT = ".paperkg-commit"
+
+
+class OutputWriteError(PaperkgError):
+    """The outputs could not be written (full disk, no permission): nothing was replaced."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.USAGE)
+
+
+def check_output_folder(folder: Path, option: str = "-o") -> None:
+    """Refuse, before any work, an output path that is a file or lies under one."""
+    for path in (folder, *folder.parents):
+        if path.exists():
+            if not path.is_dir():
+                raise PaperkgError(f"{option} {folder}: {path} is a file, not a folder; name an output folder.")
+            return
+
+
+class OutputTransaction:
+    """`with OutputTransaction(folder) as out:` write into `out.staging`, then `out.commit(manifest)`;
+    leaving the block without a commit (an error, Ctrl-C) removes the staging folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.staging = folder / STAGING
+        self._lock_fd: int | None = None
+        self._created = False
+        self._committed = False
+
+    def __enter__(self) -> OutputTransaction:
+        check_output_folder(self.folder)
+        try:
+            self._created = not self.folder.exists()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._lock_fd = _lock(self.folder)
+            recover(self.folder)
+            self.staging.mkdir()
+        except BlockingIOError:
+            self._release()
+            raise PaperkgError(f"-o {self.folder}: another paperkg build is writing to this folder; wait for it "
+                               "or choose another output folder.") from None
+        except OSError as error:
+            self._release()
+            raise OutputWriteError(f"-o {self.folder}: cannot write there ({error.strerror}).") from None
+        return self
+
+    def commit(self, manifest: Manifest) -> None:
+        """Make the staged files (named by `manifest`) the folder's outputs, all together."""
+        for name in manifest.files:
+            _fsync(self.staging / name)
+        (self.staging / MANIFEST).write_text(manifest.to_json(), encoding="utf8")
+        _fsync(self.staging / MANIFEST)
+        _fsync(self.staging)
+        os.replace(self.staging, self.folder / COMMIT)
+        _fsync(self.folder)
+        self._committed = True
+        _roll_forward(self.folder)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        try:
+            if not self._committed:
+                shutil.rmtree(self.staging, ignore_errors=True)
+                if self._created and not any(self.folder.iterdir()):
+                    self.folder.rmdir()
+        finally:
+            self._release()
+        if isinstance(error, OSError):
+            where = error.filename or self.staging
+            raise OutputWriteError(f"{where}: {error.strerror or error}; nothing was replaced: the outputs in "
+                                   f"{self.folder} are as they were.") from error
+
+    def _release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing drops the lock
+            self._lock_fd = None
+
+
+def recover(folder: Path) -> None:
+    """Finish a commit that a kill interrupted and remove a staging folder no build is using
+    (the caller holds the folder's lock)."""
+    if (folder / COMMIT).is_dir():
+        _roll_forward(folder)
+    shutil.rmtree(folder / STAGING, ignore_errors=True)
+
+
+def checked_output(path: Path) -> None:
+    """Before reading a build's output file: finish an interrupted commit in its folder, then refuse
+    the file if the folder's manifest lists it with another size or sha256."""
+    folder = path.parent
+    if (folder / COMMIT).is_dir():
+        try:
+            fd = _lock(folder)
+        except BlockingIOError:
+            raise PaperkgError(f"a paperkg build is replacing the outputs in {folder} right now; try again "
+                               "when it has finished.") from None
+        try:
+            _roll_forward(folder)
+        except OSError as error:
+            raise OutputMismatch(f"{folder} holds a build whose outputs were being replaced when it stopped, and "
+                                 f"it cannot be finished from here ({error.strerror}); build the folder again.") from None
+        finally:
+            os.close(fd)
+    manifest = read_manifest(folder)
+    if manifest is not None:
+        verify(folder, manifest, (path.name,))
+
+
+def _roll_forward(folder: Path) -> None:
+    """Move the committed files into place, the manifest last, remove files of the previous set that
+    the new one lacks (shards), and remove the commit folder."""
+    commit = folder / COMMIT
+    manifest = read_manifest(commit) if (commit / MANIFEST).is_file() else None
+    if manifest is not None:
+        previous = _previous_files(folder)
+        for name in sorted(manifest.files):
+            if (commit / name).is_file():
+                os.replace(commit / name, folder / name)
+        os.replace(commit / MANIFEST, folder / MANIFEST)
+        for name in sorted(previous - set(manifest.files)):
+            (folder / name).unlink(missing_ok=True)
+    shutil.rmtree(commit)
+    _fsync(folder)
+
+
+def _previous_files(folder: Path) -> set[str]:
+    """The files the folder's current manifest lists (none when it is missing or unreadable)."""
+    try:
+        manifest = read_manifest(folder)
+    except OutputMismatch:
+        return set()
+    return set(manifest.files) if manifest else set()
+
+
+def _lock(folder: Path) -> int:
+    """An exclusive, non-blocking lock on the folder (released when the process ends, even by kill -9)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+

@@ -1,0 +1,91 @@
+"""`paperkg extract --dask`: the input records in partitions, extracted on a Dask cluster, one shard each.
+
+The client reads the inputs and sends each partition's records to a worker, which loads the
+pipeline once (cached per worker process) and sends back JSON lines; the client writes them as
+shards (part-00000.jsonl, ...) into a staging folder and commits them with their manifest. The
+workers need paperkg installed (`pip install 'paperkg[dask]'`), not the inputs or a shared file
+system. `paperkg build --from-extractions SHARDS` then builds the graph, byte-identical to a
+single-process build.
+"""
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from paperkg.core.errors import PaperkgError
+from paperkg.core.manifest import Manifest, describe_files
+from paperkg.core.output_folder import OutputTransaction, check_output_folder
+from paperkg.core.schema import PaperRecord
+from paperkg.ingest.readers import WarningCollector
+from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
+from paperkg.parallel import batched, extraction_lines
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+PARTITIONS_PER_WORKER = 2  # partitions in flight per worker: keeps workers busy, bounds client memory
+
+
+def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: str, partition_size: int,
+                     console: Console) -> tuple[int, list]:
+    """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
+    folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
+    from paperkg.build import with_progress
+    from paperkg.extract.pipeline import MAX_TEXT_CHARS
+
+    check_inputs(inputs)
+    check_output_folder(output)
+    warnings = WarningCollector()
+    written = 0
+    with _client(address, settings.jobs) as client, OutputTransaction(output) as out:
+        files = files_outside(inputs, output, reporter(settings.strict, warnings))
+        records = new_records(files, strict=settings.strict, warnings=warnings, known=set(),
+                              max_chars=MAX_TEXT_CHARS, counts=ReadCounts())
+        window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+        pending: deque[tuple[str, Any]] = deque()
+        names: list[str] = []
+        parts = enumerate(batched(records, partition_size))
+        for index, part in with_progress(parts, console, f"extracting on {address} (partitions)"):
+            pending.append((f"part-{index:05d}.jsonl", client.submit(
+                extraction_lines, part, settings.model, not settings.use_model, settings.batch_size, pure=False)))
+            while len(pending) >= window or (pending and pending[0][1].done()):
+                written += _write_shard(out.staging, *pending.popleft(), names)
+        while pending:
+            written += _write_shard(out.staging, *pending.popleft(), names)
+        if written:
+            out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(files), papers=written))
+    return written, list(warnings)
+
+
+def _write_shard(folder: Path, name: str, future: Any, names: list[str]) -> int:
+    lines = future.result()
+    (folder / name).write_text("".join(line + "\n" for line in lines), encoding="utf8")
+    names.append(name)
+    return len(lines)
+
+
+@contextmanager
+def _client(address: str, workers: int) -> Iterator[Client]:
+    """A client of the scheduler at `address`, or of a LocalCluster of `workers` single-threaded processes."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise PaperkgError("--dask needs Dask: pip install 'paperkg[dask]'.") from None
+    if address == "local":
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                          silence_logs=logging.ERROR) as cluster, \
+                Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise PaperkgError(f"--dask {address}: no Dask scheduler answers there ({error}).") from None
+    with client:
+        yield client

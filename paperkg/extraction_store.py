@@ -1,0 +1,98 @@
+"""Extraction lines on disk: spooled as they are made, indexed by paper id, read back in id order.
+
+The graph and extractions.jsonl are built from the lines in paper-id order, so they depend on
+the set of papers, not on the order the inputs gave them; memory holds only the index.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
+
+from paperkg.core.schema import SchemaError
+
+
+class _Entry(NamedTuple):
+    paper_id: str
+    digest: bytes   # orders two different records of one paper the same way in every run
+    file: int       # index into ExtractionStore.files
+    offset: int
+    length: int
+    line: int
+
+
+class ExtractionStore:
+    """Lines from extraction files and from a spool of new lines, indexed by paper id."""
+
+    def __init__(self, spool: Path) -> None:
+        self.files: list[Path] = [spool]
+        self._entries: list[_Entry] = []
+        self._spool: BinaryIO = open(spool, "wb")  # noqa: SIM115 - closed by close()
+        self._spool_lines = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def append(self, paper_id: str, line: str) -> None:
+        """Spool one new extraction line."""
+        data = line.encode("utf8") + b"\n"
+        self._spool_lines += 1
+        self._entries.append(_Entry(paper_id, _digest(data), 0, self._spool.tell(), len(data), self._spool_lines))
+        self._spool.write(data)
+
+    def add_file(self, path: Path) -> set[str]:
+        """Index every line of a saved extraction file; returns its paper ids. A line that is not an
+        extraction record is an error naming the file and line."""
+        index = len(self.files)
+        self.files.append(path)
+        ids: set[str] = set()
+        offset = 0
+        with open(path, "rb") as handle:
+            for number, data in enumerate(handle, start=1):
+                if data.strip():
+                    paper_id = _paper_id(data, f"{path}:{number}")
+                    ids.add(paper_id)
+                    self._entries.append(_Entry(paper_id, _digest(data), index, offset, len(data), number))
+                offset += len(data)
+        return ids
+
+    def close(self) -> None:
+        """Close the spool (the lines stay readable through sorted_lines)."""
+        self._spool.close()
+
+    def sorted_lines(self, on_duplicate: Callable[[str, str], None]) -> Iterator[tuple[str, str]]:
+        """(where, line) in paper-id order, after close(); a paper met again is skipped and reported as
+        (where, message)."""
+        handles = [open(path, "rb") for path in self.files]  # noqa: SIM115 - closed below
+        try:
+            previous: _Entry | None = None
+            for entry in sorted(self._entries):
+                if previous is not None and entry.paper_id == previous.paper_id:
+                    on_duplicate(self._where(entry), f"paper {entry.paper_id} again (kept the record at "
+                                                     f"{self._where(previous)}); skipped")
+                    continue
+                previous = entry
+                handle = handles[entry.file]
+                handle.seek(entry.offset)
+                yield self._where(entry), handle.read(entry.length).decode("utf8").rstrip("\n")
+        finally:
+            for handle in handles:
+                handle.close()
+
+    def _where(self, entry: _Entry) -> str:
+        name = "new extraction" if entry.file == 0 else str(self.files[entry.file])
+        return f"{name}:{entry.line}"
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=8).digest()
+
+
+def _paper_id(data: bytes, where: str) -> str:
+    """The paper id of one extraction line."""
+    try:
+        return str(json.loads(data)["paper"]["id"])
+    except (ValueError, KeyError, TypeError):
+        raise SchemaError(f"{where}: not a paperkg extraction record.") from None

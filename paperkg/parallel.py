@@ -1,0 +1,85 @@
+"""Extraction in worker processes: each loads the pipeline once and sends back JSON lines (not Docs,
+whose extensions hold Python objects), and the lines come back in input order, so `--jobs N`
+writes the same bytes as `--jobs 1`.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import chain, islice
+from pathlib import Path
+
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import PaperRecord
+
+IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
+
+
+def extract_lines(records: Iterable[PaperRecord], *, jobs: int, model: Path | None, rules_only: bool,
+                  batch_size: int) -> Iterator[tuple[str, str]]:
+    """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
+    holds more than one batch, else this process."""
+    batches = batched(iter(records), batch_size)
+    first = list(islice(batches, 2))
+    if jobs == 1 or len(first) < 2:
+        yield from _serial(chain.from_iterable(chain(first, batches)), model, rules_only, batch_size)
+        return
+    yield from _pooled(chain(first, batches), jobs, model, rules_only, batch_size)
+
+
+def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
+            batch_size: int) -> Iterator[tuple[str, str]]:
+    from paperkg.api import extract_records, load_pipeline
+
+    nlp = load_pipeline(model, rules_only)
+    for extraction in extract_records(records, nlp, batch_size):
+        yield extraction.paper.id, extraction.to_json()
+
+
+def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
+            batch_size: int) -> Iterator[tuple[str, str]]:
+    context = multiprocessing.get_context("spawn")  # no fork: the progress bar runs a thread
+    pending: deque[tuple[list[str], Future[list[str]]]] = deque()
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
+                                 initargs=(model, rules_only)) as pool:
+            for batch in batches:
+                pending.append(([record.id for record in batch],
+                                pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
+                if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                    yield from _collect(pending.popleft())
+            while pending:
+                yield from _collect(pending.popleft())
+    except BrokenProcessPool:
+        raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
+                           ExitCode.FAILED) from None
+
+
+def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:
+    ids, future = item
+    yield from zip(ids, future.result())
+
+
+def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
+    """Worker initializer: load the pipeline once per process (api.load_pipeline caches it)."""
+    from paperkg.api import load_pipeline
+
+    load_pipeline(model, rules_only)
+
+
+def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only: bool, batch_size: int) -> list[str]:
+    """In a worker process (pool or Dask): the extraction lines of the records, with the pipeline
+    loaded once per process."""
+    from paperkg.api import extract_records, load_pipeline
+
+    return [extraction.to_json() for extraction in extract_records(records, load_pipeline(model, rules_only),
+                                                                     batch_size)]
+
+
+def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:
+    """Consecutive lists of at most `size` records."""
+    while batch := list(islice(records, size)):
+        yield batch

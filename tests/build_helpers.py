@@ -1,0 +1,48 @@
+"""Small inputs and output checks for the build-safety tests: a few real abstracts, the bytes of an
+output folder, and a build killed with SIGKILL at a chosen point."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+from cli_helpers import CORPUS, ROOT
+
+OUTPUT_NAMES = ("extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "manifest.json")
+
+
+@cache
+def example_papers() -> tuple[dict, ...]:
+    """The ICML 2025 example abstracts as plain records (id, title, abstract)."""
+    import paperkg
+
+    return tuple({"id": r.id, "title": r.title, "abstract": r.abstract} for r in paperkg.read_records(CORPUS))
+
+
+def write_papers(path: Path, papers: list[dict] | tuple[dict, ...]) -> Path:
+    """A JSONL input file of these records."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf8")
+    return path
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under the folder (hidden ones too) by relative name, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def killed_build(args: list[str], patch: str) -> subprocess.CompletedProcess:
+    """Run `paperkg ARGS` in a subprocess after `patch` (Python source) has wrapped some function so
+    that it SIGKILLs the process at a chosen point; returns the finished process."""
+    program = "\n".join([
+        "import os, signal, sys",
+        "def die(*args, **kwargs):",
+        "    os.kill(os.getpid(), signal.SIGKILL)",
+        patch,
+        "from paperkg.cli import main",
+        f"sys.argv = ['paperkg', *{args!r}]",
+        "main()",
+    ])
+    return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT)

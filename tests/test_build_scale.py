@@ -1,0 +1,74 @@
+"""The routes to a bigger build give the same graph: --jobs N, --from-extractions, and Dask shards
+from a LocalCluster of two workers (a few abstracts, rules-only pipeline)."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from build_helpers import example_papers, folder_bytes, write_papers
+from cli_helpers import run_cli
+
+GRAPH_FILES = ("graph.json", "graph.graphml", "extractions.jsonl")
+
+
+@pytest.fixture
+def papers(tmp_path):
+    return write_papers(tmp_path / "in" / "papers.jsonl", example_papers()[:6])
+
+
+@pytest.fixture
+def one_job(papers, tmp_path):
+    """The reference: a --jobs 1 build of the six abstracts."""
+    out = tmp_path / "jobs1"
+    run_cli("build", str(papers), "-o", str(out), "--no-model", "--jobs", "1")
+    return out
+
+
+def _same_graph(one, other):
+    for name in GRAPH_FILES:
+        assert (one / name).read_bytes() == (other / name).read_bytes(), name
+
+
+def test_jobs_2_writes_the_same_bytes_as_jobs_1(papers, one_job, tmp_path):
+    out = tmp_path / "jobs2"
+    run_cli("build", str(papers), "-o", str(out), "--no-model", "--jobs", "2", "--batch-size", "2")
+    assert folder_bytes(out) == folder_bytes(one_job)
+
+
+def test_from_extractions_builds_the_same_graph_without_extracting(one_job, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "spacy", None)  # any import of spaCy now fails
+    saved = tmp_path / "saved" / "extractions.jsonl"
+    saved.parent.mkdir()
+    saved.write_bytes((one_job / "extractions.jsonl").read_bytes())
+    run_cli("build", "--from-extractions", str(saved), "-o", str(tmp_path / "rebuilt"))
+    _same_graph(one_job, tmp_path / "rebuilt")
+
+
+def test_from_extractions_reports_a_paper_given_twice(one_job, tmp_path):
+    lines = (one_job / "extractions.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "a.jsonl").write_text("".join(lines[:4]))
+    (tmp_path / "b.jsonl").write_text("".join(lines[3:]))
+    result = run_cli("build", "--from-extractions", str(tmp_path / "b.jsonl"), str(tmp_path / "a.jsonl"),
+                        "-o", str(tmp_path / "out"), check=False)
+    assert result.returncode == 3
+    assert "again" in result.stderr and result.stderr.count("warning:") == 1
+    _same_graph(one_job, tmp_path / "out")
+
+
+def test_dask_local_cluster_of_two_workers_gives_the_same_graph_as_jobs_1(papers, one_job, tmp_path):
+    pytest.importorskip("distributed")
+    shards = tmp_path / "shards"
+    run_cli("extract", str(papers), "--dask", "local", "--jobs", "2", "--partition-size", "2", "--no-model",
+               "-o", str(shards))
+    assert sorted(path.name for path in shards.iterdir()) == [
+        "manifest.json", "part-00000.jsonl", "part-00001.jsonl", "part-00002.jsonl"]
+    run_cli("build", "--from-extractions", str(shards), "-o", str(tmp_path / "out"))
+    _same_graph(one_job, tmp_path / "out")
+
+
+def test_dask_missing_is_one_clear_sentence(papers, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    result = run_cli("extract", str(papers), "--dask", "local", "-o", str(tmp_path / "shards"), check=False)
+    assert result.returncode == 2
+    assert "pip install 'paperkg[dask]'" in result.stderr
