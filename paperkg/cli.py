@@ -62,8 +62,8 @@ def build(
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: Annotated[bool, typer.Option(help="Use the shipped statistical NER model (--no-model: rules only).")] = True,
     thesaurus: Annotated[Optional[Path], typer.Option(help="TSV of 'label<TAB>replace by' (empty: drop the entity).")] = None,
-    size_by: Annotated[str, typer.Option(help="Node size in graph.html: degree or pagerank.")] = "degree",
-    colour_by: Annotated[str, typer.Option(help="Node colour in graph.html: type or community.")] = "type",
+    size_by: Annotated[str, typer.Option(help="Entity size in graph.html: papers, degree or pagerank.")] = "papers",
+    colour_by: Annotated[str, typer.Option(help="Node colour in the views: type, community or year.")] = "type",
     show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
     batch_size: Annotated[int, typer.Option(help="Abstracts per spaCy batch.")] = 32,
     neo4j: Annotated[Optional[str], typer.Option(

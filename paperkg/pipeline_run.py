@@ -21,9 +21,9 @@ from paperkg.graph.builder import GraphBuilder
 from paperkg.graph.canonical import paper_key
 from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
 from paperkg.readers import WarningCollector, read_records
-from paperkg.viz.html import render_html
+from paperkg.viz.views import render_views
 
-GRAPHML, JSON, HTML, EXTRACTIONS = "graph.graphml", "graph.json", "graph.html", "extractions.jsonl"
+GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
 
 
 @dataclass
@@ -36,7 +36,7 @@ class BuildOptions:
     strict: bool = False
     use_model: bool = True
     thesaurus: Path | None = None
-    size_by: str = "degree"
+    size_by: str = "papers"
     colour_by: str = "type"
     show_concepts: bool = False
     batch_size: int = 32
@@ -82,9 +82,9 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     _write_lines(options.output / EXTRACTIONS, old_lines + new_lines)
     exports.write_graphml(graph, options.output / GRAPHML)
     exports.write_json(graph, graph_path)
-    render_html(graph, options.output / HTML, size_by=options.size_by, colour_by=options.colour_by,
-                show_concepts=options.show_concepts, title=_title(options.inputs))
-    summary.written = [options.output / name for name in (GRAPHML, JSON, HTML, EXTRACTIONS)]
+    views = render_views(graph, options.output, size_by=options.size_by, colour_by=options.colour_by,
+                         show_concepts=options.show_concepts, title=_title(options.inputs))
+    summary.written = [options.output / GRAPHML, graph_path, *views, options.output / EXTRACTIONS]
     summary.papers_total = sum(1 for _, d in graph.nodes(data=True) if d["label"] == "Paper")
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
     summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))

@@ -1,0 +1,65 @@
+"""The views a build writes and `paperkg view` re-renders: graph.html, papers.html and focus views."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import networkx as nx
+
+from paperkg.errors import ExitCode, PaperkgError
+from paperkg.viz.entity_map import ENTITY_LABELS, EntityIndex, index_entities
+from paperkg.viz.map_page import entity_map_page
+from paperkg.viz.page import render_page
+from paperkg.viz.papers_page import papers_page
+from paperkg.viz.selection import focus_entities, resolve_entity, select_entities
+
+MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
+MAX_MAP_NODES = 5000        # graph.html folds the long tail above this many entities
+SIZE_METRICS = ("papers", "degree", "pagerank")
+COLOUR_SCHEMES = ("type", "community", "year")
+
+
+def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
+                 colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
+                 min_papers: int = 1, max_nodes: int | None = MAX_MAP_NODES) -> list[Path]:
+    """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`."""
+    _check(size_by, colour_by)
+    index = _index(graph, show_concepts, types)
+    selection = select_entities(index, types=types, min_papers=min_papers, max_nodes=max_nodes)
+    written = [Path(out_dir) / MAP_FILE, Path(out_dir) / PAPERS_FILE]
+    render_page(entity_map_page(index, selection, title=title, size_by=size_by, colour_by=colour_by),
+                written[0])
+    render_page(papers_page(index, selection, title=f"{title} · papers", colour_by=colour_by), written[1])
+    return written
+
+
+def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, title: str = "paperkg",
+                 size_by: str = "papers", colour_by: str = "type", show_concepts: bool = False,
+                 types: Iterable[str] | None = None, min_papers: int = 1,
+                 max_nodes: int | None = MAX_MAP_NODES) -> str:
+    """Write the entity map around `focus` (name, alias or acronym) at `path`; returns the entity's key."""
+    _check(size_by, colour_by)
+    index = _index(graph, show_concepts, types)
+    entity = resolve_entity(index, focus)
+    selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers,
+                               max_nodes=max_nodes)
+    name = graph.nodes[entity].get("name", entity)
+    page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by)
+    page.focus = entity
+    render_page(page, Path(path))
+    return entity
+
+
+def _index(graph: nx.MultiDiGraph, show_concepts: bool, types: Iterable[str] | None) -> EntityIndex:
+    labels = [*ENTITY_LABELS, "Concept"] if show_concepts or (types and "Concept" in types) else ENTITY_LABELS
+    unknown = sorted(set(types or ()) - set(labels) - {"Concept"})
+    if unknown:
+        raise PaperkgError(f"--type must be among {', '.join([*ENTITY_LABELS, 'Concept'])}, "
+                           f"not {', '.join(unknown)}.", ExitCode.USAGE)
+    return index_entities(graph, labels)
+
+
+def _check(size_by: str, colour_by: str) -> None:
+    for option, value, allowed in (("--size-by", size_by, SIZE_METRICS), ("--colour-by", colour_by, COLOUR_SCHEMES)):
+        if value not in allowed:
+            raise PaperkgError(f"{option} must be one of {', '.join(allowed)}, not {value!r}.", ExitCode.USAGE)
