@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from paperkg import cli_neo4j, cli_train
+from paperkg import cli_neo4j, cli_train, cli_view
 from paperkg.errors import ExitCode, PaperkgError
 from paperkg.pipeline_run import BuildOptions, BuildSummary, run_build, run_extract
 from paperkg.graph import exports
@@ -218,6 +218,7 @@ def _print_warnings(warnings: list) -> None:
 
 cli_train.register(app)
 cli_neo4j.register(app)
+cli_view.register(app)
 
 
 def main() -> None:

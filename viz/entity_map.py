@@ -83,8 +83,13 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
             entities_of[source].add(target)
         elif source in papers_of and source != target:
             pair = (min(source, target), max(source, target))
-            relations[pair][str(data.get("type", ""))].update(
-                f"paper:{ev['paper']}" for ev in data.get("evidence", []) if ev.get("paper"))
+            evidence = {f"paper:{ev['paper']}" for ev in data.get("evidence", []) if ev.get("paper")}
+            evidence &= set(graph.nodes)
+            relations[pair][str(data.get("type", ""))].update(evidence)
+            for paper in evidence:  # a sentence relating two entities mentions both
+                papers_of[source].add(paper)
+                papers_of[target].add(paper)
+                entities_of[paper].update((source, target))
     related: dict[str, set[str]] = defaultdict(set)
     for first, second in relations:
         related[first].add(second)

@@ -23,7 +23,7 @@ def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg
                  colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
                  min_papers: int = 1, max_nodes: int | None = MAX_MAP_NODES) -> list[Path]:
     """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`."""
-    _check(size_by, colour_by)
+    check_options(size_by, colour_by, types)
     index = _index(graph, show_concepts, types)
     selection = select_entities(index, types=types, min_papers=min_papers, max_nodes=max_nodes)
     written = [Path(out_dir) / MAP_FILE, Path(out_dir) / PAPERS_FILE]
@@ -38,7 +38,7 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
                  types: Iterable[str] | None = None, min_papers: int = 1,
                  max_nodes: int | None = MAX_MAP_NODES) -> str:
     """Write the entity map around `focus` (name, alias or acronym) at `path`; returns the entity's key."""
-    _check(size_by, colour_by)
+    check_options(size_by, colour_by, types)
     index = _index(graph, show_concepts, types)
     entity = resolve_entity(index, focus)
     selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers,
@@ -52,14 +52,15 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
 
 def _index(graph: nx.MultiDiGraph, show_concepts: bool, types: Iterable[str] | None) -> EntityIndex:
     labels = [*ENTITY_LABELS, "Concept"] if show_concepts or (types and "Concept" in types) else ENTITY_LABELS
-    unknown = sorted(set(types or ()) - set(labels) - {"Concept"})
-    if unknown:
-        raise PaperkgError(f"--type must be among {', '.join([*ENTITY_LABELS, 'Concept'])}, "
-                           f"not {', '.join(unknown)}.", ExitCode.USAGE)
     return index_entities(graph, labels)
 
 
-def _check(size_by: str, colour_by: str) -> None:
+def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = None) -> None:
+    """Usage errors for a size metric, colour scheme or entity type the views do not know."""
+    unknown = sorted(set(types or ()) - {*ENTITY_LABELS, "Concept"})
+    if unknown:
+        raise PaperkgError(f"--type must be among {', '.join([*ENTITY_LABELS, 'Concept'])}, "
+                           f"not {', '.join(unknown)}.", ExitCode.USAGE)
     for option, value, allowed in (("--size-by", size_by, SIZE_METRICS), ("--colour-by", colour_by, COLOUR_SCHEMES)):
         if value not in allowed:
             raise PaperkgError(f"{option} must be one of {', '.join(allowed)}, not {value!r}.", ExitCode.USAGE)
