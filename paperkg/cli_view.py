@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from paperkg.errors import ExitCode, PaperkgError
-from paperkg.viz.views import MAX_MAP_NODES, check_options, render_focus, render_views
+from paperkg.viz.views import FOLD_ABOVE, check_options, render_focus, render_views
 
 EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
             "  paperkg view out/graph.json --focus LLM --depth 2 -o llm.html\n\n"
@@ -16,7 +16,7 @@ EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
 
 
 def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int, types: list[str],
-         min_papers: int, max_nodes: int, size_by: str, colour_by: str, show_concepts: bool,
+         min_papers: int, max_nodes: int | None, size_by: str, colour_by: str, show_concepts: bool,
          title: str | None) -> list[Path]:
     """Render graph.html and papers.html into a folder, or one focus view into a file; returns what was written."""
     from paperkg.cli import load_graph  # the shell's loader; imported here as paperkg.cli imports this module
@@ -24,7 +24,7 @@ def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int
     if output is not None and focus is None and output.suffix.lower() == ".html":
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
-    if max_nodes < 1:
+    if max_nodes is not None and max_nodes < 1:
         raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
     if depth < 0:
         raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
@@ -58,7 +58,9 @@ def register(app: typer.Typer) -> None:
         depth: Annotated[int, typer.Option(help="With --focus: how many links away to go.")] = 2,
         types: Annotated[list[str], typer.Option("--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")] = [],  # noqa: B006 - typer reads the default
         min_papers: Annotated[int, typer.Option(help="Only entities in at least this many papers.")] = 1,
-        max_nodes: Annotated[int, typer.Option(help="Keep the N entities with the highest PageRank; the page says what was left out.")] = MAX_MAP_NODES,
+        max_nodes: Annotated[Optional[int], typer.Option(
+            help=f"Keep the N entities with the highest PageRank (default: the {FOLD_ABOVE:,} in the most papers); "
+                 "the page says what was left out.")] = None,
         size_by: Annotated[str, typer.Option(help="Entity size: papers, degree or pagerank.")] = "papers",
         colour_by: Annotated[str, typer.Option(help="Colour at opening: type, community or year.")] = "type",
         show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept entities.")] = False,

@@ -27,14 +27,14 @@ class Selection:
 
 
 def select_entities(index: EntityIndex, *, types: Iterable[str] | None = None, min_papers: int = 1,
-                    max_nodes: int | None = None) -> Selection:
-    """The whole map, filtered by type and papers, folded to the `max_nodes` most important entities."""
+                    max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
+    """The whole map, filtered by type and papers, folded to the `max_nodes` first by `rank` (pagerank or papers)."""
     return _filtered(index, index.entities, types=types, min_papers=min_papers, max_nodes=max_nodes,
-                     keep=None, scope="")
+                     rank=rank, keep=None, scope="")
 
 
 def focus_entities(index: EntityIndex, focus: str, *, depth: int, types: Iterable[str] | None = None,
-                   min_papers: int = 1, max_nodes: int | None = None) -> Selection:
+                   min_papers: int = 1, max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
     """`focus` and the entities up to `depth` links away, filtered and capped like the whole map."""
     if depth < 0:
         raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
@@ -45,11 +45,14 @@ def focus_entities(index: EntityIndex, focus: str, *, depth: int, types: Iterabl
         reached |= frontier
     name = index.graph.nodes[focus].get("name", focus)
     return _filtered(index, sorted(reached), types=types, min_papers=min_papers, max_nodes=max_nodes,
-                     keep=focus, scope=f" within {depth} links of {name}")
+                     rank=rank, keep=focus, scope=f" within {depth} links of {name}")
 
 
-def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None,
-              min_papers: int, max_nodes: int | None, keep: str | None, scope: str) -> Selection:
+RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}
+
+
+def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None, min_papers: int,
+              max_nodes: int | None, rank: str, keep: str | None, scope: str) -> Selection:
     if min_papers < 1:
         raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
     if max_nodes is not None and max_nodes < 1:
@@ -68,7 +71,7 @@ def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str]
             what.append(f"in at least {min_papers} papers")
         notes.append(f"Only entities {' and '.join(what)}{scope}: "
                      f"{len(candidates) - len(passing):,} others left out.")
-    ranked = sorted(passing, key=index.importance_key)
+    ranked = sorted(passing, key=index.importance_key if rank == "pagerank" else index.rank_key)
     if max_nodes is not None and len(ranked) > max_nodes:
         kept = ranked[:max_nodes]
         if keep is not None and keep not in kept:
@@ -76,7 +79,7 @@ def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str]
         folded = len(ranked) - len(kept)
         least = min(index.paper_count(entity) for entity in kept)
         notes.append(f"Showing the {len(kept):,} most important of {len(ranked):,} entities{scope} "
-                     f"(by PageRank; the last in {least:,} papers): {folded:,} folded away. "
+                     f"({RANKINGS[rank]}; the last in {least:,} papers): {folded:,} folded away. "
                      "Search still finds them; `paperkg view --focus NAME` draws one with its neighbours.")
         ranked = kept
     nodes = tuple(sorted(ranked))

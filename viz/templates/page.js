@@ -117,7 +117,9 @@
       if (node.kind === "Paper") papers += 1; else entities += 1;
     });
     edgeView.forEach(function (edge) {
-      edge.kinds.forEach(function (kind) { relationCounts[kind] = (relationCounts[kind] || 0) + 1; });
+      edge.kinds.forEach(function (kind) {
+        if (filters.relations.has(kind)) relationCounts[kind] = (relationCounts[kind] || 0) + 1;
+      });
     });
     var totalPapers = data.nodes.filter(function (n) { return n.kind === "Paper"; }).length;
     var parts = [];
