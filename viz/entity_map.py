@@ -83,8 +83,8 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
             entities_of[source].add(target)
         elif source in papers_of and source != target:
             pair = (min(source, target), max(source, target))
-            evidence = {f"paper:{ev['paper']}" for ev in data.get("evidence", []) if ev.get("paper")}
-            evidence &= set(graph.nodes)
+            evidence = {f"paper:{ev['paper']}" for ev in data.get("evidence", [])
+                        if ev.get("paper") and f"paper:{ev['paper']}" in graph}
             relations[pair][str(data.get("type", ""))].update(evidence)
             for paper in evidence:  # a sentence relating two entities mentions both
                 papers_of[source].add(paper)

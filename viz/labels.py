@@ -15,6 +15,8 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
+import numpy as np
+
 DRAW_THRESHOLD = 9.0    # px: a label below this on screen is not drawn (vis fades it from 8 to 9)
 MAX_VISIBLE = 20.0      # px: labels never get bigger than this on screen
 OPENING_FONT = 24.0     # px at zoom 1 of the most important label
@@ -36,28 +38,56 @@ def rank_font(rank: int) -> float:
 def label_fonts(ranked: Sequence[str], positions: dict[str, tuple[float, float]],
                 sizes: dict[str, float], texts: dict[str, str]) -> dict[str, float]:
     """The font size (canvas units) of every node's label; `ranked` lists the most important first."""
-    grid: dict[tuple[int, int], list[str]] = defaultdict(list)
+    grid: dict[tuple[int, int], list[int]] = defaultdict(list)
+    placed = _Placed()
     fonts: dict[str, float] = {}
     for rank, node in enumerate(ranked):
+        x, y = positions[node]
+        label = _Label(x, y + sizes[node], len(texts[node]))
         zoom = DRAW_THRESHOLD / rank_font(rank)
-        while zoom < MAX_ZOOM and _collides(node, zoom, DRAW_THRESHOLD / zoom, grid, fonts,
-                                            positions, sizes, texts):
+        near = sorted({other for cell in _cells(label.box(zoom, DRAW_THRESHOLD)) for other in grid.get(cell, ())})
+        others = placed.arrays(near)
+        while zoom < MAX_ZOOM and near and _overlaps(label, zoom, others):
             zoom *= ZOOM_STEP
-        fonts[node] = round(DRAW_THRESHOLD / min(zoom, MAX_ZOOM), 3)
-        widest = _box(node, DRAW_THRESHOLD / fonts[node], fonts[node], positions, sizes, texts)
-        for cell in _cells(widest):  # a label's box in canvas units is widest when it appears
-            grid[cell].append(node)
+        font = round(DRAW_THRESHOLD / min(zoom, MAX_ZOOM), 3)
+        fonts[node] = font
+        for cell in _cells(label.box(DRAW_THRESHOLD / font, DRAW_THRESHOLD)):  # widest when it appears
+            grid[cell].append(len(placed.fonts))
+        placed.add(label, font)
     return fonts
 
 
-def _box(node: str, zoom: float, font: float, positions: dict[str, tuple[float, float]],
-         sizes: dict[str, float], texts: dict[str, str]) -> tuple[float, float, float, float]:
-    """The label's box (left, top, right, bottom) in canvas units at `zoom`."""
-    screen_font = min(font * zoom, MAX_VISIBLE)
-    half_width = (CHAR_WIDTH * screen_font * len(texts[node]) / 2 + PADDING) / zoom
-    x, y = positions[node]
-    top = y + sizes[node] + (LABEL_GAP - PADDING) / zoom
-    return (x - half_width, top, x + half_width, top + (LINE_HEIGHT * screen_font + 2 * PADDING) / zoom)
+class _Label:
+    """Where a label hangs (centre x, the bottom of its node) and how many characters it has."""
+
+    def __init__(self, x: float, y: float, length: int) -> None:
+        self.x, self.y, self.length = x, y, length
+
+    def box(self, zoom: float, screen_font: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) in canvas units at `zoom` for a font of `screen_font` pixels."""
+        half_width = (CHAR_WIDTH * screen_font * self.length / 2 + PADDING) / zoom
+        top = self.y + (LABEL_GAP - PADDING) / zoom
+        return (self.x - half_width, top, self.x + half_width, top + (LINE_HEIGHT * screen_font + 2 * PADDING) / zoom)
+
+
+class _Placed:
+    """The labels placed so far, as columns, so that overlaps are tested with NumPy."""
+
+    def __init__(self) -> None:
+        self.xs: list[float] = []
+        self.ys: list[float] = []
+        self.lengths: list[int] = []
+        self.fonts: list[float] = []
+
+    def add(self, label: _Label, font: float) -> None:
+        self.xs.append(label.x)
+        self.ys.append(label.y)
+        self.lengths.append(label.length)
+        self.fonts.append(font)
+
+    def arrays(self, rows: list[int]) -> tuple[np.ndarray, ...]:
+        return tuple(np.array([column[row] for row in rows], dtype=np.float64)
+                     for column in (self.xs, self.ys, self.lengths, self.fonts))
 
 
 def _cells(box: tuple[float, float, float, float]) -> list[tuple[int, int]]:
@@ -65,18 +95,14 @@ def _cells(box: tuple[float, float, float, float]) -> list[tuple[int, int]]:
     return [(column, row) for column in range(left, right + 1) for row in range(top, bottom + 1)]
 
 
-def _collides(node: str, zoom: float, font: float, grid: dict[tuple[int, int], list[str]],
-              fonts: dict[str, float], positions: dict[str, tuple[float, float]],
-              sizes: dict[str, float], texts: dict[str, str]) -> bool:
-    """Whether the node's label, revealed at `zoom`, would overlap a label already drawn there."""
-    left, top, right, bottom = _box(node, zoom, font, positions, sizes, texts)
-    seen: set[str] = set()
-    for cell in _cells((left, top, right, bottom)):
-        for other in grid.get(cell, ()):
-            if other in seen or fonts[other] * zoom < DRAW_THRESHOLD - 1:
-                continue
-            seen.add(other)
-            o_left, o_top, o_right, o_bottom = _box(other, zoom, fonts[other], positions, sizes, texts)
-            if left < o_right and o_left < right and top < o_bottom and o_top < bottom:
-                return True
-    return False
+def _overlaps(label: _Label, zoom: float, others: tuple[np.ndarray, ...]) -> bool:
+    """Whether the label, appearing at `zoom` (at DRAW_THRESHOLD px), overlaps one of `others` drawn there."""
+    xs, ys, lengths, fonts = others
+    left, top, right, bottom = label.box(zoom, DRAW_THRESHOLD)
+    screen = np.minimum(fonts * zoom, MAX_VISIBLE)
+    half_width = (CHAR_WIDTH * screen * lengths / 2 + PADDING) / zoom
+    other_top = ys + (LABEL_GAP - PADDING) / zoom
+    other_bottom = other_top + (LINE_HEIGHT * screen + 2 * PADDING) / zoom
+    drawn = fonts * zoom >= DRAW_THRESHOLD - 1
+    return bool(np.any(drawn & (xs - half_width < right) & (left < xs + half_width)
+                       & (top < other_bottom) & (other_top < bottom)))
