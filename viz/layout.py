@@ -1,25 +1,21 @@
-"""Node positions computed in Python, so big views open drawn instead of running physics in the page.
+"""Node positions computed in Python, so views open drawn instead of running physics in the page.
 
-A force layout in the ForceAtlas2 family (springs along links weighted by their strength,
-degree-weighted repulsion, gravity toward the centre), vectorised with NumPy. Repulsion is
-exact between nodes a few spacings apart (pairs from a k-d tree) and comes from the centres
-of mass of a 12 x 12 grid beyond that (updated every third step), so a step costs O(n + links) rather than O(n²):
-networkx's spring_layout needed 80 s for 5,000 nodes on our machine. Seeded and sorted, so
-the same graph gives the same positions.
+networkx's spring layout (Fruchterman-Reingold), seeded, over every link of the map weighted
+by its strength, so that entities sharing papers cluster as in VOSviewer's maps. Hub entities
+pile up in the centre of such layouts, so the radii are then compressed (a fisheye that keeps
+every node's direction and order from the centre), the map is turned so its long axis lies
+across the screen and scaled into the page's box, and overlapping circles are pushed apart.
+Same graph, same positions: nodes and links are added in sorted order and the seed is fixed.
 """
 from __future__ import annotations
 
-import numpy as np
 import networkx as nx
+import numpy as np
 from scipy.spatial import cKDTree
 
 LAYOUT_SEED = 20250
-ITERATIONS = 200
-REPULSION = 1.0
-GRAVITY = 0.02
-CUTOFF = 3.0          # exact repulsion within this many mean node spacings, by grid cell beyond
-GRID = 12             # cells per side of the far-repulsion grid
-FAR_EVERY = 3         # steps between two updates of the far repulsion (it changes slowly)
+ITERATIONS = 50
+FISHEYE = 0.55        # radii become radius ** FISHEYE (1 keeps the layout as it is)
 SEPARATION_ROUNDS = 60
 GAP = 1.0             # canvas units kept free between two circles
 DECIMALS = 1          # positions are rounded so that tiny float noise never changes the page
@@ -32,87 +28,25 @@ def force_layout(graph: nx.Graph, *, width: float, height: float, radii: dict[st
     nodes = sorted(graph.nodes)
     if len(nodes) <= 1:
         return {node: (0.0, 0.0) for node in nodes}
-    where = {node: i for i, node in enumerate(nodes)}
-    links = sorted((where[a], where[b], float(w)) if where[a] < where[b] else (where[b], where[a], float(w))
-                   for a, b, w in graph.edges(data=weight, default=1.0))
-    first = np.array([link[0] for link in links], dtype=np.int64)
-    second = np.array([link[1] for link in links], dtype=np.int64)
-    strength = np.array([link[2] for link in links], dtype=np.float64)
-    if len(strength):
-        strength = strength / strength.max()
-    mass = 1.0 + np.bincount(np.concatenate([first, second]), minlength=len(nodes)).astype(np.float64)
-    rng = np.random.default_rng(seed)
-    radius = np.sqrt(len(nodes))
-    pos = rng.uniform(-radius, radius, size=(len(nodes), 2))
-    far = np.zeros_like(pos)
-    for step in range(iterations):
-        temperature = radius * 0.1 * (1.0 - step / iterations) + 0.01
-        reach = _reach(pos)
-        if step % FAR_EVERY == 0:
-            far = _far_repulsion(pos, mass, reach)
-        pos += _limited(far + _forces(pos, first, second, strength, mass, reach), temperature)
-    fitted = _fitted(pos, width, height)
+    ordered = nx.Graph()
+    ordered.add_nodes_from(nodes)
+    ordered.add_edges_from(sorted((min(a, b), max(a, b), {"weight": float(w)})
+                                  for a, b, w in graph.edges(data=weight, default=1.0)))
+    spring = nx.spring_layout(ordered, weight="weight", seed=seed, iterations=iterations)
+    fitted = _fitted(_fisheye(np.array([spring[node] for node in nodes], dtype=np.float64)), width, height)
     if radii:
         fitted = _separated(fitted, np.array([radii.get(node, 0.0) for node in nodes]))
     return {node: (round(float(x), DECIMALS) + 0.0, round(float(y), DECIMALS) + 0.0)
             for node, (x, y) in zip(nodes, fitted)}
 
 
-def _reach(pos: np.ndarray) -> float:
-    """The distance within which repulsion is exact: CUTOFF mean node spacings."""
-    spread = pos.std(axis=0)
-    return float(CUTOFF * np.sqrt(4 * np.pi * max(spread[0] * spread[1], 1e-9) / len(pos)))
-
-
-def _forces(pos: np.ndarray, first: np.ndarray, second: np.ndarray, strength: np.ndarray,
-            mass: np.ndarray, reach: float) -> np.ndarray:
-    """Repulsion between near nodes, springs along links and gravity toward the centre."""
-    count = len(pos)
-    force = np.zeros_like(pos)
-    pairs = cKDTree(pos).query_pairs(reach, output_type="ndarray")
-    if len(pairs):
-        a, b = pairs[:, 0], pairs[:, 1]
-        delta = pos[a] - pos[b]
-        distance2 = np.maximum((delta ** 2).sum(axis=1), 1e-4)
-        push = delta * (REPULSION * mass[a] * mass[b] / distance2)[:, None]
-        force += _summed(a, push, count) - _summed(b, push, count)
-    if len(first):
-        delta = pos[second] - pos[first]
-        pull = delta * strength[:, None]
-        force += _summed(first, pull, count) - _summed(second, pull, count)
-    force -= GRAVITY * mass[:, None] * pos / np.maximum(np.linalg.norm(pos, axis=1), 1.0)[:, None]
-    return force
-
-
-def _far_repulsion(pos: np.ndarray, mass: np.ndarray, reach: float) -> np.ndarray:
-    """Repulsion from the mass of each grid cell whose centre of mass lies beyond `reach` (Barnes-Hut's idea, one level)."""
-    low = pos.min(axis=0)
-    span = np.maximum(pos.max(axis=0) - low, 1e-9)
-    cell = np.minimum((GRID * (pos - low) / span).astype(np.int64), GRID - 1)
-    flat = cell[:, 0] * GRID + cell[:, 1]
-    cell_mass = np.bincount(flat, mass, GRID * GRID)
-    filled = cell_mass > 0
-    centre = np.stack([np.bincount(flat, mass * pos[:, 0], GRID * GRID),
-                       np.bincount(flat, mass * pos[:, 1], GRID * GRID)], axis=1)[filled] / cell_mass[filled, None]
-    across = pos[:, 0, None] - centre[None, :, 0]
-    down = pos[:, 1, None] - centre[None, :, 1]
-    distance2 = across * across + down * down
-    weight = np.where(distance2 > reach * reach, cell_mass[filled][None, :] / np.maximum(distance2, 1e-9), 0.0)
-    total = weight.sum(axis=1)
-    push = np.stack([pos[:, 0] * total - weight @ centre[:, 0], pos[:, 1] * total - weight @ centre[:, 1]], axis=1)
-    return REPULSION * mass[:, None] * push
-
-
-def _summed(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """Per-node sums of pairwise vectors."""
-    return np.stack([np.bincount(index, values[:, 0], count), np.bincount(index, values[:, 1], count)],
-                    axis=1)
-
-
-def _limited(force: np.ndarray, temperature: float) -> np.ndarray:
-    """Each node moves along its force by at most `temperature` (the cooling of the layout)."""
-    length = np.maximum(np.linalg.norm(force, axis=1), 1e-9)
-    return force * (np.minimum(length, temperature) / length)[:, None]
+def _fisheye(pos: np.ndarray) -> np.ndarray:
+    """Compress distances from the centre: the crowded middle opens up and far outliers come in."""
+    centred = pos - pos.mean(axis=0)
+    radius = np.linalg.norm(centred, axis=1)
+    typical = float(np.percentile(radius, 90)) or 1.0
+    scaled = np.where(radius > 0, (radius / typical) ** FISHEYE * typical / np.maximum(radius, 1e-12), 1.0)
+    return centred * scaled[:, None]
 
 
 def _fitted(pos: np.ndarray, width: float, height: float) -> np.ndarray:
@@ -144,3 +78,8 @@ def _separated(pos: np.ndarray, radii: np.ndarray, rounds: int = SEPARATION_ROUN
         shift = delta[pushing] * (overlap[pushing] / distance[pushing] / 2)[:, None]
         pos += _summed(a[pushing], shift, len(pos)) - _summed(b[pushing], shift, len(pos))
     return pos
+
+
+def _summed(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """Per-node sums of pairwise vectors."""
+    return np.stack([np.bincount(index, values[:, 0], count), np.bincount(index, values[:, 1], count)], axis=1)

@@ -37,7 +37,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
     nodes = sorted(links.nodes)
     metric = {node: _metric(index, links, node, size_by) for node in nodes}
     sizes = node_sizes(metric, len(nodes))
-    positions = force_layout(links, width=MAP_WIDTH, height=MAP_HEIGHT, radii=sizes)
+    positions = force_layout(every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=sizes)
     ranked = sorted(nodes, key=lambda node: (-metric[node], *index.rank_key(node)))
     texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
     fonts = label_fonts(ranked, positions, sizes, texts)
@@ -135,7 +135,7 @@ def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int) -
             "papers": data["papers"], "width": round(0.5 + 4.0 * math.sqrt(data["papers"] / max_papers), 2),
             "dashes": style.dashed,
             "color": {"color": style.colour, "highlight": style.colour, "hover": style.colour,
-                      "opacity": 0.45 if main == SHARED_PAPERS else 0.85}}
+                      "opacity": 0.3 if main == SHARED_PAPERS else 0.8}}
 
 
 def _link_panel(index: EntityIndex, source: str, target: str, data: dict[str, Any],

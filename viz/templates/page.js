@@ -97,10 +97,11 @@
     });
     ctx.restore();
   });
-  network.on("select", function (params) {
-    emphasised = new Set(params.nodes);
-    params.nodes.forEach(function (id) { network.getConnectedNodes(id).forEach(function (other) { emphasised.add(other); }); });
-  });
+  function emphasise(ids) {
+    emphasised = new Set(ids);
+    ids.forEach(function (id) { network.getConnectedNodes(id).forEach(function (other) { emphasised.add(other); }); });
+  }
+  network.on("select", function (params) { emphasise(params.nodes); });
 
   function applyFilters() {
     readFilters();
@@ -282,6 +283,7 @@
     nodePanel(i);
     if (!visible.has(id)) return;
     network.selectNodes([id]);
+    emphasise([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 2.5), animation: { duration: 300 } });
   }
 
@@ -374,6 +376,7 @@
   if (data.focus !== null && indexOf.has(data.focus)) {
     network.once("afterDrawing", function () {
       network.selectNodes([data.focus]);
+      emphasise([data.focus]);
       nodePanel(indexOf.get(data.focus));
     });
   }
