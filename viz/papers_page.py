@@ -19,8 +19,8 @@ from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_pan
 from paperkg.viz.selection import Selection
 from paperkg.viz.style import community_colour, node_style, relation_style, year_colour
 
-MAX_PAPERS = 800
-MAX_ENTITIES = 600
+MAX_PAPERS = 400
+MAX_ENTITIES = 300
 MAX_EDGE_EVIDENCE = 2
 
 
@@ -31,6 +31,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
     papers, paper_note = _papers(index, entities)
     notes += paper_note
     is_paper = set(papers)
+    entities = [entity for entity in entities if is_paper.intersection(index.papers_of[entity])]
     nodes = sorted([*entities, *papers])
     kept = set(nodes)
     edges = sorted((s, t, k) for s, t, k in graph.edges(keys=True) if s in kept and t in kept and s != t)
