@@ -20,7 +20,7 @@ from paperkg.viz.selection import Selection
 from paperkg.viz.style import community_colour, node_style, relation_style, year_colour
 
 MAX_PAPERS = 400
-MAX_ENTITIES = 300
+MAX_ENTITIES = 500
 MAX_EDGE_EVIDENCE = 2
 
 
