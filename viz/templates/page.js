@@ -97,9 +97,13 @@
     });
     ctx.restore();
   });
+  // The chosen node and the strongest links its panel lists are always named (not all neighbours
+  // of a hub: hundreds of names would cover the map).
   function emphasise(ids) {
     emphasised = new Set(ids);
-    ids.forEach(function (id) { network.getConnectedNodes(id).forEach(function (other) { emphasised.add(other); }); });
+    ids.forEach(function (id) {
+      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasised.add(data.nodes[link[0]].id); });
+    });
   }
   network.on("select", function (params) { emphasise(params.nodes); });
 
