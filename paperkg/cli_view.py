@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from paperkg.errors import ExitCode, PaperkgError
+from paperkg.viz.selection import check_limits
 from paperkg.viz.views import FOLD_ABOVE, check_options, render_focus, render_views
 
 EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
@@ -24,12 +25,7 @@ def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int
     if output is not None and focus is None and output.suffix.lower() == ".html":
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
-    if max_nodes is not None and max_nodes < 1:
-        raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
-    if depth < 0:
-        raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
-    if min_papers < 1:
-        raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
+    check_limits(depth=depth, min_papers=min_papers, max_nodes=max_nodes)
     check_options(size_by, colour_by, types)
     graph = load_graph(graph_file)
     name = title or f"paperkg · {graph_file.parent.name or graph_file.name}"

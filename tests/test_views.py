@@ -8,11 +8,13 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from cli_helpers import run_cli
 from graph_fixtures import sample_graph
 from view_fixtures import (HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph,
                            synthetic_field)
 
 from paperkg.errors import PaperkgError
+from paperkg.graph.exports import write_json
 from paperkg.viz import papers_page
 from paperkg.viz.entity_map import index_entities, link_graph
 from paperkg.viz.labels import DRAW_THRESHOLD, label_fonts
@@ -360,3 +362,35 @@ def test_write_is_atomic_and_replaces_the_old_pages(tmp_path: Path) -> None:
     render_views(sample_graph(), tmp_path)
     assert (tmp_path / "graph.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.html", "papers.html"]
+
+
+# ---- paperkg view ----------------------------------------------------------------------------
+
+@pytest.fixture()
+def saved_graph(tmp_path: Path) -> Path:
+    path = tmp_path / "out" / "graph.json"
+    path.parent.mkdir()
+    write_json(dated_graph(), path)
+    return path
+
+
+def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> None:
+    run_cli("view", str(saved_graph))
+    assert sorted(p.name for p in saved_graph.parent.glob("*.html")) == ["graph.html", "papers.html"]
+    run_cli("view", str(saved_graph), "--focus", "gts", "--depth", "1", "-o", str(saved_graph.parent / "gts.html"))
+    assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == "method:gts"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--depth", "-1", "--focus", "LLM"], "--depth must be 0 or more, not -1."),
+    (["--max-nodes", "0"], "--max-nodes must be 1 or more, not 0."),
+    (["--min-papers", "0"], "--min-papers must be 1 or more, not 0."),
+    (["--focus", "ImageNett"], "--focus 'ImageNett': no entity has that name, alias or acronym. Close matches: ImageNet"),
+    (["--type", "Author"], "--type must be among Method, Task, Dataset, Metric, Concept, not Author."),
+    (["-o", "x.html"], "without --focus, -o names a folder"),
+])
+def test_paperkg_view_usage_errors_are_one_sentence_and_exit_2(saved_graph: Path, args: list[str],
+                                                                message: str) -> None:
+    result = run_cli("view", str(saved_graph), *args, check=False)
+    assert result.returncode == 2
+    assert message in " ".join(result.stderr.split()) and "Traceback" not in result.stderr

@@ -6,7 +6,6 @@ Above a size the view keeps the most important entities and the papers that use 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import networkx as nx
 

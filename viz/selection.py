@@ -26,6 +26,16 @@ class Selection:
     notes: tuple[str, ...]
 
 
+def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None = None) -> None:
+    """Usage errors for numbers a view cannot use: a negative depth, fewer than one paper or node."""
+    if depth < 0:
+        raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
+    if min_papers < 1:
+        raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
+    if max_nodes is not None and max_nodes < 1:
+        raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
+
+
 def select_entities(index: EntityIndex, *, types: Iterable[str] | None = None, min_papers: int = 1,
                     max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
     """The whole map, filtered by type and papers, folded to the `max_nodes` first by `rank` (pagerank or papers)."""
@@ -36,8 +46,7 @@ def select_entities(index: EntityIndex, *, types: Iterable[str] | None = None, m
 def focus_entities(index: EntityIndex, focus: str, *, depth: int, types: Iterable[str] | None = None,
                    min_papers: int = 1, max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
     """`focus` and the entities up to `depth` links away, filtered and capped like the whole map."""
-    if depth < 0:
-        raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
+    check_limits(depth=depth)
     reached = {focus}
     frontier = {focus}
     for _ in range(depth):
@@ -53,10 +62,7 @@ RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}
 
 def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None, min_papers: int,
               max_nodes: int | None, rank: str, keep: str | None, scope: str) -> Selection:
-    if min_papers < 1:
-        raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
-    if max_nodes is not None and max_nodes < 1:
-        raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
+    check_limits(min_papers=min_papers, max_nodes=max_nodes)
     wanted = set(types) if types else None
     label = index.graph.nodes
     notes = []
