@@ -26,12 +26,13 @@ from paperkg.core.schema import Extraction
 from paperkg.extraction_store import ExtractionStore
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
 from paperkg.ingest.readers import WarningCollector
+from paperkg.viz.options import MAP_FILE, PAPERS_FILE
 
 if TYPE_CHECKING:
     import networkx as nx
 
-GRAPHML, JSON, HTML, EXTRACTIONS = "graph.graphml", "graph.json", "graph.html", "extractions.jsonl"
-OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, HTML)
+GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
+OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE)
 SPOOL = ".new-extractions.jsonl"
 T = TypeVar("T")
 
@@ -62,7 +63,7 @@ class BuildOptions:
     from_extractions: bool = False
     extract: ExtractSettings = field(default_factory=ExtractSettings)
     thesaurus: Path | None = None
-    size_by: str = "degree"
+    size_by: str = "papers"
     colour_by: str = "type"
     show_concepts: bool = False
 
@@ -238,17 +239,17 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
 
 def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
                        steps: dict[str, float]) -> None:
-    """graph.graphml, graph.json and graph.html into `folder`, each timed into `steps`."""
+    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`."""
     from paperkg.graph import exports
-    from paperkg.viz.html import render_html
+    from paperkg.viz.views import render_views
 
-    writers = {GRAPHML: lambda path: exports.write_graphml(graph, path),
-               JSON: lambda path: exports.write_json(graph, path),
-               HTML: lambda path: render_html(graph, path, size_by=options.size_by, colour_by=options.colour_by,
-                                              show_concepts=options.show_concepts, title=title)}
+    writers = {GRAPHML: lambda: exports.write_graphml(graph, folder / GRAPHML),
+               JSON: lambda: exports.write_json(graph, folder / JSON),
+               "views": lambda: render_views(graph, folder, size_by=options.size_by, colour_by=options.colour_by,
+                                             show_concepts=options.show_concepts, title=title)}
     for name, write in writers.items():
         began = time.perf_counter()
-        write(folder / name)
+        write()
         steps[name] = time.perf_counter() - began
 
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_train
+from paperkg import __version__, cli_eval, cli_neo4j, cli_train, cli_view
 from paperkg.cli_output import count_table, err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
@@ -81,17 +81,19 @@ class ExportFormat(str, Enum):
 
 
 class SizeBy(str, Enum):
-    """Node size in graph.html."""
+    """Entity size in graph.html."""
 
+    PAPERS = "papers"
     DEGREE = "degree"
     PAGERANK = "pagerank"
 
 
 class ColourBy(str, Enum):
-    """Node colour in graph.html."""
+    """Node colour in the views: by type, Louvain community, or mean publication year."""
 
     TYPE = "type"
     COMMUNITY = "community"
+    YEAR = "year"
 
 
 def _show_version(value: bool) -> None:
@@ -140,8 +142,8 @@ def build(
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
-    size_by: Annotated[SizeBy, typer.Option(help="Node size in graph.html.")] = SizeBy.DEGREE,
-    colour_by: Annotated[ColourBy, typer.Option(help="Node colour in graph.html.")] = ColourBy.TYPE,
+    size_by: Annotated[SizeBy, typer.Option(help="Entity size in graph.html.")] = SizeBy.PAPERS,
+    colour_by: Annotated[ColourBy, typer.Option(help="Node colour in the views.")] = ColourBy.TYPE,
     show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
     batch_size: BatchOption = 32,
     jobs: JobsOption = None,
@@ -273,6 +275,7 @@ def stats(
 cli_eval.register(app)
 cli_train.register(app)
 cli_neo4j.register(app)
+cli_view.register(app)
 
 
 def _usage_line(error: typer.TyperException) -> str:

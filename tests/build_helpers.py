@@ -10,7 +10,10 @@ from pathlib import Path
 
 from cli_helpers import CORPUS, ROOT
 
-OUTPUT_NAMES = ("extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "manifest.json")
+from paperkg.build import OUTPUTS
+from paperkg.core.manifest import MANIFEST
+
+OUTPUT_NAMES = (*OUTPUTS, MANIFEST)
 
 
 @cache

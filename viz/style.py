@@ -1,7 +1,6 @@
-"""How each node and edge type looks in the HTML view: colour, shape, legend order.
+"""How the views look: colours and shapes per node type, names and colours per relationship type, scales.
 
-Shapes are vis-network shapes whose size follows the node's `size`, so degree or PageRank
-can scale them; the legend draws the same shapes as inline SVG (see templates/page.html.j2).
+One place for every colour, so the pages, their legends and the tests agree.
 """
 from __future__ import annotations
 
@@ -23,27 +22,36 @@ NODE_STYLES: dict[str, NodeStyle] = {  # legend order
 }
 UNKNOWN_NODE_STYLE = NodeStyle("#BAB0AC", "dot")
 
-EDGE_COLOURS: dict[str, str] = {  # legend order
-    "PROPOSES": "#4E79A7",
-    "ADDRESSES": "#59A14F",
-    "EVALUATES_ON": "#F28E2B",
-    "MENTIONS": "#C7C7C7",
-    "USED_FOR": "#2E7D32",
-    "EVALUATED_ON": "#C25B00",
-    "COMPARED_WITH": "#C62828",
-    "IS_A": "#6D4C41",
-}
-UNKNOWN_EDGE_COLOUR = "#C7C7C7"
 
-# Colour-blind-friendly categorical palette for community colouring, cycled by community id.
+class RelationStyle(NamedTuple):
+    name: str      # what the legend and the panel call it
+    colour: str
+    dashed: bool
+
+
+SHARED_PAPERS = "SHARED_PAPERS"  # an entity-map link made by papers that mention both entities
+RELATION_STYLES: dict[str, RelationStyle] = {  # legend order
+    SHARED_PAPERS: RelationStyle("in the same papers", "#A9A9A9", False),
+    "USED_FOR": RelationStyle("method used for task", "#1B9E77", False),
+    "EVALUATED_ON": RelationStyle("method evaluated on dataset", "#7570B3", True),
+    "COMPARED_WITH": RelationStyle("compared with", "#D62728", False),
+    "IS_A": RelationStyle("is a kind of", "#8C564B", True),
+    "PROPOSES": RelationStyle("paper proposes", "#1F77B4", False),
+    "ADDRESSES": RelationStyle("paper addresses task", "#66A61E", False),
+    "EVALUATES_ON": RelationStyle("paper evaluates on dataset", "#E6AB02", False),
+    "MENTIONS": RelationStyle("paper mentions", "#C7C7C7", False),
+}
+UNKNOWN_RELATION_STYLE = RelationStyle("other relation", "#C7C7C7", False)
+
+# Colour-blind-friendly categorical palette for communities, cycled by community id.
 COMMUNITY_PALETTE = (
     "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948",
-    "#B07AA1", "#FF9DA7", "#9C755F", "#BAB0AC", "#1F77B4", "#8C564B",
+    "#B07AA1", "#FF9DA7", "#9C755F", "#1F77B4", "#8C564B", "#17BECF",
 )
 NO_COMMUNITY_COLOUR = "#D0D0D0"
-
-MIN_NODE_SIZE = 8.0
-MAX_NODE_SIZE = 40.0
+NO_YEAR_COLOUR = "#D0D0D0"
+# Viridis stops, as in VOSviewer's overlay: old years dark blue, recent years yellow.
+YEAR_SCALE = ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")
 
 
 def node_style(label: str) -> NodeStyle:
@@ -51,9 +59,9 @@ def node_style(label: str) -> NodeStyle:
     return NODE_STYLES.get(label, UNKNOWN_NODE_STYLE)
 
 
-def edge_colour(rel_type: str) -> str:
-    """The colour of a relationship type."""
-    return EDGE_COLOURS.get(rel_type, UNKNOWN_EDGE_COLOUR)
+def relation_style(rel_type: str) -> RelationStyle:
+    """The display name, colour and dash of a relationship type."""
+    return RELATION_STYLES.get(rel_type, UNKNOWN_RELATION_STYLE._replace(name=rel_type.lower()))
 
 
 def community_colour(community: int | None) -> str:
@@ -61,3 +69,19 @@ def community_colour(community: int | None) -> str:
     if community is None or community < 0:
         return NO_COMMUNITY_COLOUR
     return COMMUNITY_PALETTE[community % len(COMMUNITY_PALETTE)]
+
+
+def year_colour(year: float | None, first: float, last: float) -> str:
+    """The overlay colour of a (mean) year on the scale from `first` to `last`."""
+    if year is None:
+        return NO_YEAR_COLOUR
+    share = 0.5 if last <= first else min(max((year - first) / (last - first), 0.0), 1.0)
+    position = share * (len(YEAR_SCALE) - 1)
+    low = min(int(position), len(YEAR_SCALE) - 2)
+    return _mix(YEAR_SCALE[low], YEAR_SCALE[low + 1], position - low)
+
+
+def _mix(start: str, end: str, share: float) -> str:
+    channels = [round(int(start[i:i + 2], 16) * (1 - share) + int(end[i:i + 2], 16) * share)
+                for i in (1, 3, 5)]
+    return "#" + "".join(f"{channel:02X}" for channel in channels)

@@ -1,79 +1,389 @@
-// The HTML view's behaviour: hover cards built as DOM text, legend toggles, search, readiness flag.
+// A paperkg view: filters, search, colour modes and the side panel. Corpus text only ever
+// enters the page through textContent and createTextNode, never as markup.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("graph-data").textContent);
   var body = document.body;
+  var MAX_RESULTS = 12;
+  var indexOf = new Map();
+  data.nodes.forEach(function (node, i) { indexOf.set(node.id, i); });
 
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
+    if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
+  function number(value) { return Number(value).toLocaleString("en-US"); }
+  function plural(count, word, words) { return number(count) + " " + (count === 1 ? word : words || word + "s"); }
 
-  // Hover text is never parsed as HTML: every string goes in through textContent.
-  function card(info) {
-    var root = element("div", "card");
-    var head = element("div", "card-name", info.name);
-    head.appendChild(element("span", "card-type", info.type));
-    root.appendChild(head);
-    var table = element("table");
-    info.rows.forEach(function (row) {
-      var tr = table.insertRow();
-      tr.appendChild(element("th", "", row[0]));
-      tr.insertCell().textContent = row[1];
-    });
-    root.appendChild(table);
-    if (info.evidence) {
-      root.appendChild(element("blockquote", "", info.evidence.sentence));
-      root.appendChild(element("div", "card-source", info.evidence.source));
+  // ---- filters -------------------------------------------------------------------------
+  var typeBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-type]"));
+  var relationBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-relation]"));
+  var minPapers = document.getElementById("min-papers");
+  var yearFrom = document.getElementById("year-from");
+  var yearTo = document.getElementById("year-to");
+  var filters = {};
+  var visible = new Set();
+
+  function readFilters() {
+    filters.types = new Set(typeBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.dataset.type; }));
+    filters.relations = new Set(relationBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.dataset.relation; }));
+    filters.minPapers = Math.max(1, parseInt(minPapers.value, 10) || 1);
+    filters.allYears = true;
+    if (data.years && yearFrom && yearTo) {
+      filters.from = parseInt(yearFrom.value, 10) || data.years[0];
+      filters.to = parseInt(yearTo.value, 10) || data.years[1];
+      filters.allYears = filters.from <= data.years[0] && filters.to >= data.years[1];
     }
-    return root;
+  }
+  function papersInYears(node) {
+    if (filters.allYears) return node.papers;
+    var total = 0;
+    node.years.forEach(function (pair) { if (pair[0] >= filters.from && pair[0] <= filters.to) total += pair[1]; });
+    return total;
+  }
+  function nodePasses(node) {
+    if (!filters.types.has(node.kind)) return false;
+    var papers = papersInYears(node);
+    return node.kind === "Paper" ? papers >= 1 : papers >= filters.minPapers && papers >= 1;
+  }
+  function edgePasses(edge) {
+    return visible.has(edge.from) && visible.has(edge.to) &&
+      edge.kinds.some(function (kind) { return filters.relations.has(kind); });
   }
 
-  function withCard(item) {
-    var copy = Object.assign({}, item, { title: card(item.card) });
-    delete copy.card;
-    return copy;
+  var nodes = new vis.DataSet(data.nodes);
+  var edges = new vis.DataSet(data.edges);
+  readFilters();
+  data.nodes.forEach(function (node) { if (nodePasses(node)) visible.add(node.id); });
+  var nodeView = new vis.DataView(nodes, { filter: function (node) { return visible.has(node.id); } });
+  var edgeView = new vis.DataView(edges, { filter: edgePasses });
+  var container = document.getElementById("network");
+  var network = new vis.Network(container, { nodes: nodeView, edges: edgeView }, data.options);
+  network.once("afterDrawing", function () { body.dataset.drawn = "true"; body.dataset.state = "ready"; });
+
+  // ---- labels ------------------------------------------------------------------------------
+  // A name is drawn once its font reaches the threshold on screen and never larger than the
+  // maximum: important nodes (large labelSize) are named at the opening zoom, the rest as you
+  // zoom in. Python chose the sizes so that names drawn together do not overlap (labels.py).
+  var labelOrder = data.nodes.map(function (node, i) { return i; })
+    .sort(function (a, b) { return data.nodes[b].labelSize - data.nodes[a].labelSize || a - b; });
+  var emphasised = new Set();
+  network.on("afterDrawing", function (ctx) {
+    var scale = network.getScale();
+    var corner = network.DOMtoCanvas({ x: 0, y: 0 });
+    var far = network.DOMtoCanvas({ x: container.clientWidth, y: container.clientHeight });
+    ctx.save();
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    ctx.lineJoin = "round";
+    ctx.strokeStyle = "rgba(255, 255, 255, 0.92)";
+    ctx.lineWidth = 3 / scale;
+    labelOrder.forEach(function (i) {
+      var node = data.nodes[i];
+      var screen = node.labelSize * scale;
+      var strong = emphasised.has(node.id);
+      if ((screen < data.labels.threshold && !strong) || !visible.has(node.id)) return;
+      var drawn = network.body.nodes[node.id];
+      if (!drawn || drawn.x < corner.x - 400 / scale || drawn.x > far.x + 400 / scale ||
+          drawn.y < corner.y - 100 / scale || drawn.y > far.y) return;
+      var pixels = Math.min(Math.max(screen, strong ? 12 : 0), data.labels.max);
+      ctx.font = (strong ? "bold " : "") + (pixels / scale) + "px " + data.labels.face;
+      ctx.fillStyle = strong ? "#000000" : "#1a1a1a";
+      var y = drawn.y + node.size + data.labels.gap / scale;
+      ctx.strokeText(node.text, drawn.x, y);
+      ctx.fillText(node.text, drawn.x, y);
+    });
+    ctx.restore();
+  });
+  // The chosen node and the strongest links its panel lists are always named (not all neighbours
+  // of a hub: hundreds of names would cover the map).
+  function emphasise(ids) {
+    emphasised = new Set(ids);
+    ids.forEach(function (id) {
+      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasised.add(data.nodes[link[0]].id); });
+    });
+  }
+  network.on("select", function (params) { emphasise(params.nodes); });
+
+  function applyFilters() {
+    readFilters();
+    visible = new Set();
+    data.nodes.forEach(function (node) { if (nodePasses(node)) visible.add(node.id); });
+    nodeView.refresh();
+    edgeView.refresh();
+    showCounts();
+  }
+  function showCounts() {
+    var typeCounts = {}, relationCounts = {}, entities = 0, papers = 0;
+    nodeView.forEach(function (node) {
+      typeCounts[node.kind] = (typeCounts[node.kind] || 0) + 1;
+      if (node.kind === "Paper") papers += 1; else entities += 1;
+    });
+    edgeView.forEach(function (edge) {
+      edge.kinds.forEach(function (kind) {
+        if (filters.relations.has(kind)) relationCounts[kind] = (relationCounts[kind] || 0) + 1;
+      });
+    });
+    var totalPapers = data.nodes.filter(function (n) { return n.kind === "Paper"; }).length;
+    var parts = [];
+    if (data.view === "papers") parts.push(number(papers) + " of " + plural(totalPapers, "paper"));
+    parts.push(number(entities) + " of " + plural(data.nodes.length - totalPapers, "entity", "entities"));
+    parts.push(number(edgeView.length) + " of " + plural(data.edges.length, "link"));
+    document.getElementById("summary").textContent = "Showing " + parts.join(" · ");
+    document.querySelectorAll("[data-type-count]").forEach(function (cell) {
+      cell.textContent = number(typeCounts[cell.dataset.typeCount] || 0);
+    });
+    document.querySelectorAll("[data-relation-count]").forEach(function (cell) {
+      cell.textContent = number(relationCounts[cell.dataset.relationCount] || 0);
+    });
+  }
+  typeBoxes.concat(relationBoxes).forEach(function (box) { box.addEventListener("change", applyFilters); });
+  [minPapers, yearFrom, yearTo].forEach(function (input) { if (input) input.addEventListener("input", applyFilters); });
+  document.getElementById("reset").addEventListener("click", function () {
+    typeBoxes.concat(relationBoxes).forEach(function (box) { box.checked = true; });
+    minPapers.value = 1;
+    if (yearFrom) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
+    applyFilters();
+  });
+  showCounts();
+
+  // ---- colour modes ----------------------------------------------------------------------
+  var colourBy = document.getElementById("colour-by");
+  colourBy.addEventListener("change", function () {
+    var colours = data.colours[colourBy.value];
+    nodes.update(data.nodes.map(function (node, i) { return { id: node.id, color: colours[i] }; }));
+    document.getElementById("year-scale").hidden = colourBy.value !== "year";
+    document.getElementById("community-note").hidden = colourBy.value !== "community";
+  });
+
+  // ---- side panel ------------------------------------------------------------------------
+  var panel = document.getElementById("panel");
+  var panelBody = document.getElementById("panel-body");
+  var typeColour = {};
+  data.node_types.forEach(function (row) { typeColour[row.label] = row.colour; });
+
+  function heading(name, type) {
+    var box = element("div");
+    box.appendChild(element("h2", "", name));
+    var badge = element("span", "type", type);
+    badge.style.background = typeColour[type] || "#888";
+    box.appendChild(badge);
+    return box;
+  }
+  function marked(sentence, start, end) {
+    var quote = element("blockquote");
+    if (end > start) {
+      quote.appendChild(document.createTextNode(sentence.slice(0, start)));
+      quote.appendChild(element("mark", "", sentence.slice(start, end)));
+      quote.appendChild(document.createTextNode(sentence.slice(end)));
+    } else {
+      quote.appendChild(document.createTextNode(sentence));
+    }
+    return quote;
+  }
+  function paperLine(row) {
+    var paper = data.papers[row];
+    var item = element("li");
+    item.appendChild(element("span", "paper-title", paper.title));
+    var meta = [paper.year, paper.venue].filter(Boolean).join(" · ");
+    if (meta) item.appendChild(element("span", "paper-meta", " (" + meta + ")"));
+    var links = element("span", "links");
+    (paper.links || []).forEach(function (link) {
+      if (!/^https?:\/\//i.test(link[1])) return;
+      var anchor = element("a", "", link[0]);
+      anchor.href = link[1];
+      anchor.target = "_blank";
+      anchor.rel = "noopener noreferrer";
+      links.appendChild(anchor);
+    });
+    item.appendChild(links);
+    return item;
+  }
+  function evidenceBlock(items) {
+    var box = element("div");
+    items.forEach(function (item) {
+      var quote = marked(item[1], item[2], item[3]);
+      var paper = data.papers[item[0]];
+      quote.appendChild(element("span", "source", "— " + paper.title + (paper.year ? " (" + paper.year + ")" : "")));
+      box.appendChild(quote);
+    });
+    return box;
+  }
+  function openPanel(parts) {
+    panelBody.replaceChildren.apply(panelBody, parts);
+    panel.hidden = false;
+    panel.scrollTop = 0;
+  }
+  function nodePanel(i) {
+    var info = data.panels[i];
+    var node = data.nodes[i];
+    var parts = [heading(info.name, info.type)];
+    if (!visible.has(node.id)) parts.push(element("p", "warning", "Hidden by the current filters."));
+    if (info.acronym) parts.push(element("p", "expansion", info.acronym + " = " + info.long_form));
+    if (info.type !== "Paper") {
+      var facts = [plural(info.papers, "paper"), plural(info.mentions, "mention")];
+      if (info.mean_year) facts.push("mean year " + info.mean_year.toFixed(1));
+      parts.push(element("p", "facts", facts.join(" · ")));
+    }
+    if (info.aliases) parts.push(element("p", "aliases", "Also written: " + info.aliases.join(" · ")));
+    if (info.abstract) { parts.push(element("h3", "", "Abstract")); parts.push(element("p", "abstract", info.abstract)); }
+    if (info.related && info.related.length) {
+      parts.push(element("h3", "", "Strongest links"));
+      var list = element("ul");
+      info.related.forEach(function (link) {
+        var item = element("li");
+        var button = element("button", "entity", data.panels[link[0]].name);
+        button.type = "button";
+        button.addEventListener("click", function () { focusNode(data.nodes[link[0]].id); });
+        item.appendChild(button);
+        item.appendChild(element("span", "paper-meta", " " + plural(link[1], "paper") + relationNames(link[2])));
+        list.appendChild(item);
+      });
+      parts.push(list);
+    }
+    if (info.evidence) { parts.push(element("h3", "", "Evidence")); parts.push(evidenceBlock(info.evidence)); }
+    if (info.paper_rows && info.type !== "Paper") {
+      parts.push(element("h3", "", info.papers > info.paper_rows.length
+        ? "Newest " + info.paper_rows.length + " of " + plural(info.papers, "paper") : "Papers"));
+    }
+    if (info.paper_rows) {
+      var papers = element("ul");
+      info.paper_rows.forEach(function (row) { papers.appendChild(paperLine(row)); });
+      parts.push(papers);
+    }
+    openPanel(parts);
+  }
+  function relationNames(kinds) {
+    var named = kinds.filter(function (k) { return k !== "SHARED_PAPERS"; }).map(function (k) {
+      var row = data.relations.find(function (r) { return r.type === k; });
+      return row ? row.name : k;
+    });
+    return named.length ? " · " + named.join(", ") : "";
+  }
+  function edgePanel(id) {
+    var edge = edges.get(id);
+    var info = data.edge_panels[id];
+    var parts = [element("h2", "", data.panels[indexOf.get(edge.from)].name + " — " + data.panels[indexOf.get(edge.to)].name)];
+    parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(edge.kinds)));
+    if (info && info.evidence.length) { parts.push(element("h3", "", "Evidence")); parts.push(evidenceBlock(info.evidence)); }
+    openPanel(parts);
+  }
+  function foldedPanel(row) {
+    openPanel([heading(row[0], row[1]),
+      element("p", "facts", plural(row[2], "paper") + (row[3] ? " · acronym " + row[3] : "")),
+      element("p", "warning", "Folded away: not drawn in this view. Draw it with its neighbours with"),
+      element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row[0]))]);
+  }
+  document.getElementById("close-panel").addEventListener("click", function () { panel.hidden = true; });
+  network.on("click", function (params) {
+    if (params.nodes.length) nodePanel(indexOf.get(params.nodes[0]));
+    else if (params.edges.length) edgePanel(params.edges[0]);
+  });
+
+  function focusNode(id) {
+    var i = indexOf.get(id);
+    nodePanel(i);
+    if (!visible.has(id)) return;
+    network.selectNodes([id]);
+    emphasise([id]);
+    network.focus(id, { scale: Math.max(network.getScale(), 2.5), animation: { duration: 300 } });
   }
 
-  var nodes = new vis.DataSet(data.nodes.map(withCard));
-  var edges = new vis.DataSet(data.edges.map(withCard));
-  var network = new vis.Network(document.getElementById("network"), { nodes: nodes, edges: edges }, data.options);
-  var progress = document.getElementById("progress");
-
-  network.on("stabilizationProgress", function (params) {
-    progress.textContent = "Laying out the graph… " + Math.round(100 * params.iterations / params.total) + "%";
+  // ---- hover name --------------------------------------------------------------------------
+  var tooltip = document.getElementById("tooltip");
+  network.on("hoverNode", function (params) {
+    var info = data.panels[indexOf.get(params.node)];
+    tooltip.textContent = info.name + " · " + info.type + (info.type === "Paper" ? "" : " · " + plural(info.papers, "paper"));
+    tooltip.style.left = (params.pointer.DOM.x + 14) + "px";
+    tooltip.style.top = (params.pointer.DOM.y + 14) + "px";
+    tooltip.hidden = false;
   });
-  network.once("stabilizationIterationsDone", function () {
-    network.setOptions({ physics: { enabled: false } });
-    body.dataset.state = "ready";
-  });
-  network.once("afterDrawing", function () { body.dataset.drawn = "true"; });
+  network.on("blurNode", function () { tooltip.hidden = true; });
 
-  document.querySelectorAll("#legend input[data-kind]").forEach(function (box) {
-    box.addEventListener("change", function () {
-      var ids = nodes.getIds({ filter: function (n) { return n.kind === box.dataset.kind; } });
-      nodes.update(ids.map(function (id) { return { id: id, hidden: !box.checked }; }));
+  // ---- search ------------------------------------------------------------------------------
+  var forms = [];
+  data.panels.forEach(function (info, i) {
+    [info.name, info.acronym, info.long_form].concat(info.aliases || []).forEach(function (form) {
+      if (form) forms.push([form.toLowerCase(), i, false]);
     });
   });
-
+  data.folded.forEach(function (row, j) {
+    forms.push([row[0].toLowerCase(), j, true]);
+    if (row[3]) forms.push([row[3].toLowerCase(), j, true]);
+  });
+  function score(form, query) {
+    if (form === query) return 0;
+    if (form.startsWith(query)) return 1;
+    var at = form.indexOf(query);
+    return at > 0 && /[\s\-(\/]/.test(form.charAt(at - 1)) ? 2 : -1;
+  }
+  function matches(query) {
+    var best = new Map();
+    forms.forEach(function (entry) {
+      var s = score(entry[0], query);
+      if (s < 0) return;
+      var key = (entry[2] ? "f" : "n") + entry[1];
+      if (!best.has(key) || best.get(key).score > s) best.set(key, { score: s, index: entry[1], folded: entry[2] });
+    });
+    function papers(hit) { return hit.folded ? data.folded[hit.index][2] : data.panels[hit.index].papers || 0; }
+    function name(hit) { return hit.folded ? data.folded[hit.index][0] : data.panels[hit.index].name; }
+    return Array.from(best.values()).sort(function (a, b) {
+      return a.score - b.score || a.folded - b.folded || papers(b) - papers(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
+    }).slice(0, MAX_RESULTS);
+  }
   var search = document.getElementById("search");
-  var byName = new Map();
-  var names = document.getElementById("node-names");
-  data.nodes.forEach(function (n) {
-    if (byName.has(n.card.name)) return;
-    byName.set(n.card.name, n.id);
-    var option = element("option");
-    option.value = n.card.name;
-    names.appendChild(option);
+  var results = document.getElementById("results");
+  var hits = [];
+  function choose(hit) {
+    results.hidden = true;
+    if (hit.folded) foldedPanel(data.folded[hit.index]);
+    else focusNode(data.nodes[hit.index].id);
+  }
+  function showResults() {
+    var query = search.value.trim().toLowerCase();
+    results.replaceChildren();
+    if (!query) { results.hidden = true; hits = []; return; }
+    hits = matches(query);
+    if (!hits.length) {
+      results.appendChild(element("li", "none", "No match for “" + search.value.trim() + "”"));
+    }
+    hits.forEach(function (hit, k) {
+      var item = element("li");
+      item.setAttribute("role", "option");
+      item.setAttribute("aria-selected", k === 0 ? "true" : "false");
+      var info = hit.folded ? { name: data.folded[hit.index][0], type: data.folded[hit.index][1], papers: data.folded[hit.index][2] } : data.panels[hit.index];
+      item.appendChild(element("span", "name", info.name + (info.acronym && info.acronym !== info.name ? " (" + info.acronym + ")" : "")));
+      item.appendChild(element("span", "meta", info.type + (info.type === "Paper" ? "" : " · " + plural(info.papers, "paper")) + (hit.folded ? " · folded" : "")));
+      item.addEventListener("mousedown", function (event) { event.preventDefault(); choose(hit); });
+      results.appendChild(item);
+    });
+    results.hidden = false;
+  }
+  search.addEventListener("input", showResults);
+  search.addEventListener("focus", showResults);
+  search.addEventListener("blur", function () { results.hidden = true; });
+  search.addEventListener("keydown", function (event) {
+    var items = Array.prototype.slice.call(results.querySelectorAll("li[role=option]"));
+    var at = items.findIndex(function (item) { return item.getAttribute("aria-selected") === "true"; });
+    if (event.key === "Enter" && hits.length) { choose(hits[Math.max(at, 0)]); event.preventDefault(); }
+    else if (event.key === "Escape") { results.hidden = true; }
+    else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && items.length) {
+      var next = (at + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
+      items.forEach(function (item, k) { item.setAttribute("aria-selected", k === next ? "true" : "false"); });
+      event.preventDefault();
+    }
   });
-  search.addEventListener("change", function () {
-    var id = byName.get(search.value);
-    if (id === undefined) return;
-    network.selectNodes([id]);
-    network.focus(id, { scale: 1.4, animation: { duration: 400 } });
-  });
+  document.getElementById("fit").addEventListener("click", function () { network.fit({ animation: { duration: 300 } }); });
 
-  window.paperkgView = { network: network, nodes: nodes, edges: edges };
+  if (data.focus !== null && indexOf.has(data.focus)) {
+    network.once("afterDrawing", function () {
+      network.selectNodes([data.focus]);
+      emphasise([data.focus]);
+      nodePanel(indexOf.get(data.focus));
+    });
+  }
+  window.paperkgView = { network: network, nodes: nodes, edges: edges, nodeView: nodeView, edgeView: edgeView,
+    matches: function (query) { return matches(query.trim().toLowerCase()); } };
 })();

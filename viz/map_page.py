@@ -1,0 +1,154 @@
+"""Page data for graph.html and focus views: the entity map, laid out, sized, coloured and labelled.
+
+Entities are circles sized by papers (or degree or PageRank), coloured by type, community or
+mean publication year; links are as wide as the papers behind them and coloured by what ties
+the two entities. Everything the page needs is built here as plain data for page.py.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from paperkg.viz.entity_map import EntityIndex, link_graph
+from paperkg.viz.labels import label_fonts
+from paperkg.viz.layout import LAYOUT_SEED, force_layout
+from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
+from paperkg.viz.panel import PaperTable, entity_panel, evidence_item
+from paperkg.viz.selection import Selection, thin_links
+from paperkg.viz.style import SHARED_PAPERS, community_colour, node_style, relation_style, year_colour
+
+MAP_WIDTH, MAP_HEIGHT = 1000.0, 620.0  # canvas units; about screen pixels at the opening zoom
+LINKS_PER_ENTITY = 4                   # links drawn at most: this many times the entities
+MAX_LABEL_CHARS = 40
+MAX_RELATED = 12
+MAX_LINK_EVIDENCE = 3
+NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis adds arrows otherwise)
+
+
+def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, size_by: str,
+                    colour_by: str) -> PageData:
+    """The data of an entity-map page over the selected entities."""
+    graph = index.graph
+    every_link = link_graph(index, selection.nodes)
+    links, link_notes = thin_links(every_link, LINKS_PER_ENTITY * max(len(selection.nodes), 1))
+    nodes = sorted(links.nodes)
+    metric = {node: _metric(index, links, node, size_by) for node in nodes}
+    sizes = node_sizes(metric, len(nodes))
+    positions = force_layout(every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=sizes)
+    ranked = sorted(nodes, key=lambda node: (-metric[node], *index.rank_key(node)))
+    texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
+    fonts = label_fonts(ranked, positions, sizes, texts)
+    years = {node: index.mean_year(node) for node in nodes}
+    first, last = _year_span(index)
+    communities = map_communities(links)
+    colours = {
+        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
+        "community": [community_colour(communities.get(node)) for node in nodes],
+        "year": [year_colour(years[node], first, last) for node in nodes],
+    }
+    where = {node: i for i, node in enumerate(nodes)}
+    table = PaperTable(graph)
+    panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
+    for node, panel in zip(nodes, panels):
+        panel["related"] = _related(every_link, node, where)
+    vis_nodes = [{
+        "id": node, "text": texts[node], "x": positions[node][0], "y": positions[node][1],
+        "size": sizes[node], "labelSize": fonts[node], "shape": "dot",
+        "color": colours[colour_by][i], "kind": str(graph.nodes[node].get("label")),
+        "papers": index.paper_count(node), "years": [[y, n] for y, n in index.year_counts(node).items()],
+    } for i, node in enumerate(nodes)]
+    max_papers = max((data["papers"] for *_, data in links.edges(data=True)), default=1)
+    vis_edges, edge_panels = [], {}
+    for source, target, data in sorted(links.edges(data=True), key=lambda e: (e[0], e[1])):
+        edge = _map_edge(source, target, data, max_papers)
+        vis_edges.append(edge)
+        typed = [kind for kind in data["kinds"] if kind != SHARED_PAPERS]
+        if typed:
+            edge_panels[edge["id"]] = _link_panel(index, source, target, data, typed, table)
+    return PageData(
+        view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
+        colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
+        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
+        years=[first, last] if first is not None else None,
+        notes=[*selection.notes, *link_notes],
+        sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
+        communities=len(set(communities.values())),
+        folded=folded_entries(graph, selection.left_out, index.paper_count),
+        physics=False)
+
+
+SIZE_WORDS = {"papers": "papers mentioning the entity", "degree": "links on this map",
+              "pagerank": "PageRank in the whole graph"}
+
+
+def _metric(index: EntityIndex, links: nx.Graph, node: str, size_by: str) -> float:
+    if size_by == "degree":
+        return float(links.degree(node))
+    if size_by == "pagerank":
+        return float(index.graph.nodes[node].get("pagerank", 0.0))
+    return float(index.paper_count(node))
+
+
+def node_sizes(metric: dict[str, float], count: int) -> dict[str, float]:
+    """Radii in canvas units: the square root of the metric, between bounds that suit the map's density."""
+    spacing = math.sqrt(MAP_WIDTH * MAP_HEIGHT / max(count, 1))
+    largest_radius = min(max(spacing * 0.8, 5.0), 24.0)
+    smallest_radius = min(max(spacing * 0.1, 1.0), 5.0)
+    top = max(metric.values(), default=0.0) or 1.0
+    return {node: round(smallest_radius + (largest_radius - smallest_radius) * math.sqrt(max(value, 0.0) / top), 2)
+            for node, value in metric.items()}
+
+
+def short_label(name: str) -> str:
+    """The name drawn on the canvas, cut to a readable length (the panel has it whole)."""
+    return name if len(name) <= MAX_LABEL_CHARS else name[: MAX_LABEL_CHARS - 1].rstrip() + "…"
+
+
+def map_communities(links: nx.Graph) -> dict[str, int]:
+    """Louvain clusters of the map (weighted by papers, seeded), numbered from the largest."""
+    if links.number_of_edges() == 0:
+        return {}
+    found = nx.community.louvain_communities(links, weight="papers", seed=LAYOUT_SEED)
+    ordered = sorted(found, key=lambda members: (-len(members), min(members)))
+    return {node: number for number, members in enumerate(ordered) for node in members if len(members) > 1}
+
+
+def _year_span(index: EntityIndex) -> tuple[int | None, int | None]:
+    years = index.years.values()
+    return (min(years), max(years)) if years else (None, None)
+
+
+def _related(links: nx.Graph, node: str, where: dict[str, int]) -> list[list[Any]]:
+    """[node index, papers, kinds] of the entity's strongest links (drawn or thinned away)."""
+    ranked = sorted(links[node].items(), key=lambda item: (-item[1]["papers"], -item[1]["strength"], item[0]))
+    return [[where[other], data["papers"], list(data["kinds"])] for other, data in ranked[:MAX_RELATED]]
+
+
+def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int) -> dict[str, Any]:
+    kinds = list(data["kinds"])
+    main = next((kind for kind in kinds if kind != SHARED_PAPERS), SHARED_PAPERS)
+    style = relation_style(main)
+    return {"id": f"{source}|{target}", "from": source, "to": target, "kinds": kinds, "arrows": NO_ARROWS,
+            "papers": data["papers"], "width": round(0.5 + 4.0 * math.sqrt(data["papers"] / max_papers), 2),
+            "dashes": style.dashed,
+            "color": {"color": style.colour, "highlight": style.colour, "hover": style.colour,
+                      "opacity": 0.3 if main == SHARED_PAPERS else 0.8}}
+
+
+def _link_panel(index: EntityIndex, source: str, target: str, data: dict[str, Any],
+                typed: Iterable[str], table: PaperTable) -> dict[str, Any]:
+    """The evidence of the typed relations between two entities."""
+    graph = index.graph
+    evidence = []
+    for a, b in ((source, target), (target, source)):
+        for kind in typed:
+            if graph.has_edge(a, b, key=kind):
+                evidence.extend(item for ev in graph.edges[a, b, kind].get("evidence", [])
+                                for item in [evidence_item(graph, ev, None, table)] if item)
+    evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
+    return {"kinds": [relation_style(kind).name for kind in typed], "papers": data["papers"],
+            "evidence": [item[:4] for item in evidence[:MAX_LINK_EVIDENCE]]}
+

@@ -1,0 +1,33 @@
+"""What a view can be asked for, checked before any graph is read (no heavy imports: the CLI uses it)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
+FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
+SIZE_METRICS = ("papers", "degree", "pagerank")
+COLOUR_SCHEMES = ("type", "community", "year")
+ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric", "Concept")
+
+
+def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = None) -> None:
+    """Usage errors for a size metric, colour scheme or entity type the views do not know."""
+    unknown = sorted(set(types or ()) - set(ENTITY_TYPES))
+    if unknown:
+        raise PaperkgError(f"--type must be among {', '.join(ENTITY_TYPES)}, not {', '.join(unknown)}.",
+                           ExitCode.USAGE)
+    for option, value, allowed in (("--size-by", size_by, SIZE_METRICS), ("--colour-by", colour_by, COLOUR_SCHEMES)):
+        if value not in allowed:
+            raise PaperkgError(f"{option} must be one of {', '.join(allowed)}, not {value!r}.", ExitCode.USAGE)
+
+
+def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None = None) -> None:
+    """Usage errors for numbers a view cannot use: a negative depth, fewer than one paper or node."""
+    if depth < 0:
+        raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
+    if min_papers < 1:
+        raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
+    if max_nodes is not None and max_nodes < 1:
+        raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)

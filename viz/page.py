@@ -1,0 +1,136 @@
+"""One self-contained offline HTML page from a view's data, with PyVis and vis-network inlined.
+
+vis-network (shipped inside PyVis), the page's CSS and JS and the data are all inlined, and a
+Content-Security-Policy forbids any fetch, so the page works with no network. Text from the
+corpus reaches the page only as JSON and is put into the DOM with `textContent`.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from pyvis.network import Network
+
+from paperkg.core.atomic import atomic_write_text
+from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
+from paperkg.viz.style import NODE_STYLES, RELATION_STYLES, node_style, relation_style
+
+FONT_FACE = "DejaVu Sans, system-ui, Arial, sans-serif"
+_VIS_ASSETS = resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2"
+_TEMPLATES = resources.files("paperkg.viz") / "templates"
+_ENV = Environment(loader=PackageLoader("paperkg.viz", "templates"),
+                   autoescape=select_autoescape(default=True), keep_trailing_newline=True)
+
+
+@dataclass
+class PageData:
+    """Everything one page shows: vis-network nodes and edges, and the data of panel, legend and filters."""
+
+    view: str                           # "entities" or "papers"
+    title: str
+    nodes: list[dict[str, Any]]         # vis-network nodes, with kind, papers and years for the filters
+    edges: list[dict[str, Any]]         # vis-network edges, with kinds and papers
+    colours: dict[str, list[str]]       # node colours per colour mode, aligned with nodes
+    colour_by: str
+    panels: list[dict[str, Any]]        # side-panel data, aligned with nodes
+    edge_panels: dict[str, dict[str, Any]]
+    papers: list[dict[str, Any]]        # the paper table that panels refer to
+    node_types: list[dict[str, Any]]    # legend and filter rows: label, shape, colour, count
+    relations: list[dict[str, Any]]     # legend and filter rows: type, name, colour, dashed, count
+    years: list[int] | None             # first and last publication year, None without years
+    notes: list[str]                    # what was left out, said on the page
+    sizes: str                          # what size and width mean
+    communities: int
+    folded: list[list[Any]]             # [name, type, papers, acronym] of entities not drawn
+    physics: bool
+    focus: str | None = None            # the node a focus view opens on, selected with its panel
+
+
+def render_page(page: PageData, path: Path) -> None:
+    """Write the page at `path` atomically; the same data gives the same bytes."""
+    network = Network(directed=True, cdn_resources="in_line")
+    for node in page.nodes:
+        network.add_node(node["id"], **{key: value for key, value in node.items() if key != "id"})
+        del network.node_map[node["id"]]["label"]  # PyVis labels every node; page.js draws the names
+    for edge in page.edges:
+        network.add_edge(edge["from"], edge["to"],
+                         **{key: value for key, value in edge.items() if key not in ("from", "to")})
+    data = {**asdict(page), "nodes": network.nodes, "edges": network.edges,
+            "options": vis_options(page),
+            "labels": {"threshold": DRAW_THRESHOLD, "max": MAX_VISIBLE, "gap": LABEL_GAP, "face": FONT_FACE}}
+    html = _ENV.get_template("page.html.j2").render(
+        page=page, data=data, summary=summary(page),
+        vis_js=_inline_asset(_VIS_ASSETS / "vis-network.min.js", "script"),
+        vis_css=_inline_asset(_VIS_ASSETS / "vis-network.css", "style"),
+        page_js=_inline_asset(_TEMPLATES / "page.js", "script"),
+        page_css=_inline_asset(_TEMPLATES / "page.css", "style"))
+    atomic_write_text(Path(path), html)
+
+
+def vis_options(page: PageData) -> dict[str, Any]:
+    """vis-network options: positions come from Python, so physics stays off and the first frame is final."""
+    big = len(page.nodes) > 1000
+    return {
+        "layout": {"improvedLayout": False},
+        "physics": {"enabled": page.physics},
+        "nodes": {"borderWidth": 1, "borderWidthSelected": 3},
+        "edges": {"arrows": {"to": {"enabled": page.view == "papers", "scaleFactor": 0.4}},
+                  "smooth": False, "selectionWidth": 2, "hoverWidth": 0.5},
+        "interaction": {"hover": not big, "hideEdgesOnDrag": big, "hideEdgesOnZoom": big,
+                        "tooltipDelay": 200, "keyboard": False, "navigationButtons": False},
+    }
+
+
+def summary(page: PageData) -> str:
+    """The header line: how many entities, papers and links the page draws."""
+    kinds = Counter(node["kind"] for node in page.nodes)
+    papers = kinds.pop("Paper", 0)
+    parts = [f"{papers:,} papers"] if page.view == "papers" else []
+    parts += [f"{sum(kinds.values()):,} entities", f"{len(page.edges):,} links"]
+    return " · ".join(parts)
+
+
+def node_types(nodes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legend rows for the node types on the page, in style order, with counts and the shape drawn."""
+    nodes = list(nodes)
+    counts = Counter(node["kind"] for node in nodes)
+    shapes = {node["kind"]: node["shape"] for node in nodes}
+    order = [*NODE_STYLES, *sorted(set(counts) - set(NODE_STYLES))]
+    return [{"label": label, "count": counts[label], "shape": shapes.get(label, "dot"),
+             "colour": node_style(label).colour} for label in order if counts[label]]
+
+
+def legend_relations(edges: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legend rows for the relationship types on the page, in style order, with counts."""
+    counts = Counter(kind for edge in edges for kind in edge["kinds"])
+    order = [*RELATION_STYLES, *sorted(set(counts) - set(RELATION_STYLES))]
+    return [{"type": kind, "name": relation_style(kind).name, "colour": relation_style(kind).colour,
+             "dashed": relation_style(kind).dashed, "count": counts[kind]}
+            for kind in order if counts[kind]]
+
+
+def folded_entries(graph: nx.MultiDiGraph, left_out: Iterable[str],
+                   papers: Callable[[str], int]) -> list[list[Any]]:
+    """[name, type, papers, acronym] of entities left off the page, so search can say where they went."""
+    rows = []
+    for entity in left_out:
+        attrs = graph.nodes[entity]
+        rows.append([str(attrs.get("name", entity)), str(attrs.get("label", "")), papers(entity),
+                     str(attrs.get("acronym") or "")])
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
+
+
+def _inline_asset(asset: Any, tag: str) -> Markup:
+    """An asset's text, checked safe to place verbatim inside a <script> or <style> element."""
+    text = asset.read_text(encoding="utf-8")
+    if re.search(rf"</{tag}", text, re.IGNORECASE):
+        raise RuntimeError(f"{asset} contains '</{tag}' and cannot be inlined.")
+    return Markup(text)

@@ -1,0 +1,173 @@
+"""What the side panel shows on click, as plain data: the page puts every string in with textContent.
+
+Entities: name, type, acronym and long form, aliases, counts, their papers (title or first
+words, year, venue, links) and evidence sentences with the mention's span. Papers are stored
+once in a table that entities and evidence refer to by index.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+MAX_ALIASES = 12
+MAX_PAPERS = 30
+MAX_EVIDENCE = 5
+MAX_SENTENCE_CHARS = 360
+SAFE_SCHEMES = ("https://", "http://")
+
+
+class PaperTable:
+    """Papers referred to by the page, each stored once; `index(key)` adds a paper on first use."""
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.graph = graph
+        self.rows: list[dict[str, Any]] = []
+        self._where: dict[str, int] = {}
+
+    def index(self, paper: str) -> int:
+        """The row of `paper`, added to the table the first time it is asked for."""
+        if paper not in self._where:
+            self._where[paper] = len(self.rows)
+            self.rows.append(paper_row(self.graph.nodes[paper]))
+        return self._where[paper]
+
+
+def paper_row(attrs: dict[str, Any]) -> dict[str, Any]:
+    """A paper as the panel lists it: title (or first words), year, venue and its links."""
+    row: dict[str, Any] = {"title": str(attrs.get("name") or attrs.get("title") or attrs.get("paper_id", ""))}
+    for field in ("year", "venue"):
+        if attrs.get(field) not in (None, ""):
+            row[field] = str(attrs[field])
+    links = [[_link_name(str(attrs["url"])), str(attrs["url"])]] if _safe_url(attrs.get("url")) else []
+    if _safe_url(attrs.get("code_url")):
+        links.append(["code", str(attrs["code_url"])])
+    if links:
+        row["links"] = links
+    return row
+
+
+def _safe_url(url: object) -> bool:
+    """Only plain web links become links: never javascript:, data: or relative URLs."""
+    return isinstance(url, str) and url.lower().startswith(SAFE_SCHEMES) and len(url) < 2000
+
+
+def _link_name(url: str) -> str:
+    lowered = url.lower()
+    if "arxiv.org/" in lowered:
+        return "arXiv"
+    if "doi.org/" in lowered:
+        return "DOI"
+    return "link"
+
+
+def newest_first(graph: nx.MultiDiGraph, papers: Iterable[str]) -> list[str]:
+    """Papers with the most recent year first (undated last), then by key."""
+    def key(paper: str) -> tuple[int, str]:
+        year = str(graph.nodes[paper].get("year", ""))
+        return (-int(year) if year.isdigit() else 0, paper)
+    return sorted(papers, key=key)
+
+
+def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: float | None,
+                 table: PaperTable) -> dict[str, Any]:
+    """The panel of an entity: names, counts, its newest papers and its best evidence sentences."""
+    attrs = graph.nodes[entity]
+    name = str(attrs.get("name", entity))
+    info: dict[str, Any] = {"name": name, "type": str(attrs.get("label", "")),
+                            "papers": len(papers), "mentions": int(attrs.get("mentions", 0))}
+    if attrs.get("acronym") and attrs.get("long_form"):
+        info["acronym"] = str(attrs["acronym"])
+        info["long_form"] = str(attrs["long_form"])
+    aliases = _other_forms(attrs.get("aliases", []), exclude={name, info.get("acronym", ""),
+                                                               info.get("long_form", "")})
+    if aliases:
+        info["aliases"] = aliases[:MAX_ALIASES]
+    if year is not None:
+        info["mean_year"] = year
+    listed = newest_first(graph, papers)
+    shown = listed[:MAX_PAPERS]
+    info["paper_rows"] = [table.index(paper) for paper in shown]
+    evidence = [item for paper, ev in _incident_evidence(graph, entity, set(shown))
+                for item in [evidence_item(graph, ev, paper, table)] if item]
+    if evidence:
+        info["evidence"] = _best(evidence, _forms(attrs))
+    return info
+
+
+def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable) -> dict[str, Any]:
+    """The panel of a paper: its row in the paper table (title, year, venue, links) and abstract."""
+    attrs = graph.nodes[paper]
+    info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": "Paper",
+                            "paper_rows": [table.index(paper)]}
+    if attrs.get("abstract"):
+        info["abstract"] = _clip(str(attrs["abstract"]), 1200)
+    return info
+
+
+def _incident_evidence(graph: nx.MultiDiGraph, entity: str,
+                       papers: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    """(paper key, evidence) for the evidence on the edges from the given papers to `entity`."""
+    return [(source, ev) for source, _, data in sorted(graph.in_edges(entity, data=True), key=lambda e: e[0])
+            if source in papers for ev in data.get("evidence", [])]
+
+
+def evidence_item(graph: nx.MultiDiGraph, ev: dict[str, Any], paper: str | None,
+                  table: PaperTable) -> list[Any] | None:
+    """[paper row, sentence, mark start, mark end, confidence]: the mention's span inside the sentence."""
+    sentence = str(ev.get("sentence") or "")
+    paper = paper or f"paper:{ev.get('paper')}"
+    if not sentence or paper not in graph:
+        return None
+    abstract = str(graph.nodes[paper].get("abstract", ""))
+    offset = abstract.find(sentence)
+    start, end = int(ev.get("start", 0)) - offset, int(ev.get("end", 0)) - offset
+    if offset < 0 or not 0 <= start < end <= len(sentence):
+        start = end = 0
+    sentence, start, end = _window(sentence, start, end)
+    return [table.index(paper), sentence, start, end, float(ev.get("confidence", 0.0))]
+
+
+def _window(sentence: str, start: int, end: int) -> tuple[str, int, int]:
+    """Clip a long sentence around its mark, keeping the mark's offsets right."""
+    if len(sentence) <= MAX_SENTENCE_CHARS:
+        return sentence, start, end
+    begin = max(0, min(start - MAX_SENTENCE_CHARS // 3, len(sentence) - MAX_SENTENCE_CHARS))
+    clipped = sentence[begin:begin + MAX_SENTENCE_CHARS]
+    prefix = "…" if begin else ""
+    suffix = "…" if begin + MAX_SENTENCE_CHARS < len(sentence) else ""
+    shift = len(prefix) - begin
+    if start == end or end > begin + MAX_SENTENCE_CHARS or start < begin:
+        return prefix + clipped + suffix, 0, 0
+    return prefix + clipped + suffix, start + shift, end + shift
+
+
+def _best(items: list[list[Any]], forms: set[str]) -> list[list[Any]]:
+    """Up to MAX_EVIDENCE items, one per paper: marked and naming the node first, then most confident."""
+    def rank(item: list[Any]) -> tuple:
+        marked = item[3] > item[2]
+        names = any(form in item[1].casefold() for form in forms)
+        return (not marked, not names, -item[4], item[0], item[1])
+    chosen: dict[int, list[Any]] = {}
+    for item in sorted(items, key=rank):
+        chosen.setdefault(item[0], item)
+    return [item[:4] for item in sorted(chosen.values(), key=rank)[:MAX_EVIDENCE]]
+
+
+def _forms(attrs: dict[str, Any]) -> set[str]:
+    forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
+    return {str(form).casefold() for form in forms if form}
+
+
+def _other_forms(forms: Iterable[str], exclude: set[str]) -> list[str]:
+    """Forms that differ other than by case from each other and from `exclude`, sorted."""
+    chosen: dict[str, str] = {form.casefold(): form for form in exclude if form}
+    taken = set(chosen)
+    for form in sorted(map(str, forms), key=lambda form: (form.casefold(), form.swapcase())):
+        chosen.setdefault(form.casefold(), form)
+    return sorted((form for key, form in chosen.items() if key not in taken), key=str.casefold)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,119 @@
+"""Page data for papers.html: papers with the entities they propose, address, evaluate on or mention.
+
+Above a size the view keeps the most important entities and the papers that use most of them
+(Paper nodes and the long tail are folded away), and says so on the page.
+"""
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+
+from paperkg.viz.entity_map import EntityIndex
+from paperkg.viz.labels import label_fonts
+from paperkg.viz.layout import force_layout
+from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, node_sizes, short_label
+from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
+from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
+from paperkg.viz.selection import Selection
+from paperkg.viz.style import community_colour, node_style, relation_style, year_colour
+
+MAX_PAPERS = 400
+MAX_ENTITIES = 500
+MAX_EDGE_EVIDENCE = 2
+
+
+def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str) -> PageData:
+    """The data of the paper-entity page: papers and the selected entities, folded above a size."""
+    graph = index.graph
+    entities, notes = _entities(index, selection)
+    papers, paper_note = _papers(index, entities)
+    notes += paper_note
+    is_paper = set(papers)
+    entities = [entity for entity in entities if is_paper.intersection(index.papers_of[entity])]
+    nodes = sorted([*entities, *papers])
+    kept = set(nodes)
+    edges = sorted((s, t, k) for s, t, k in graph.edges(keys=True) if s in kept and t in kept and s != t)
+    simple = nx.Graph()
+    simple.add_nodes_from(nodes)
+    simple.add_edges_from((s, t) for s, t, _ in edges)
+    degree = {node: float(simple.degree(node)) for node in nodes}
+    sizes = node_sizes(degree, len(nodes))
+    positions = force_layout(simple, width=MAP_WIDTH, height=MAP_HEIGHT, weight="none", radii=sizes)
+    texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
+    ranked = sorted(nodes, key=lambda node: (graph.nodes[node].get("label") == "Paper", -degree[node], node))
+    fonts = label_fonts(ranked, positions, sizes, texts)
+    first, last = (min(index.years.values()), max(index.years.values())) if index.years else (None, None)
+    years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
+             else index.mean_year(node) for node in nodes}
+    colours = {
+        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
+        "community": [community_colour(graph.nodes[node].get("community")) for node in nodes],
+        "year": [year_colour(years[node], first, last) for node in nodes],
+    }
+    table = PaperTable(graph)
+    panels = [paper_panel(graph, node, table) if node in is_paper else
+              entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
+    vis_nodes = []
+    for i, node in enumerate(nodes):
+        label = str(graph.nodes[node].get("label"))
+        vis_nodes.append({
+            "id": node, "text": texts[node], "x": positions[node][0], "y": positions[node][1],
+            "size": sizes[node], "labelSize": fonts[node], "shape": node_style(label).shape,
+            "color": colours[colour_by][i], "kind": label,
+            "papers": 1 if node in is_paper else index.paper_count(node),
+            "years": ([[index.years[node], 1]] if node in index.years else []) if node in is_paper
+            else [[y, n] for y, n in index.year_counts(node).items()]})
+    vis_edges, edge_panels = [], {}
+    for source, target, key in edges:
+        data = graph.edges[source, target, key]
+        style = relation_style(key)
+        edge_id = f"{source}|{key}|{target}"
+        vis_edges.append({"id": edge_id, "from": source, "to": target, "kinds": [key], "papers": 1, "arrows": "to",
+                          "width": round(1.0 + 0.5 * math.log2(max(int(data.get("count", 1)), 1)), 2),
+                          "dashes": style.dashed,
+                          "color": {"color": style.colour, "highlight": style.colour, "hover": style.colour,
+                                    "opacity": 0.6}})
+        evidence = [item for ev in data.get("evidence", [])
+                    for item in [evidence_item(graph, ev, None, table)] if item]
+        evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
+        edge_panels[edge_id] = {"kinds": [style.name], "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
+                                "evidence": [item[:4] for item in evidence[:MAX_EDGE_EVIDENCE]]}
+    return PageData(
+        view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
+        colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
+        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
+        years=[first, last] if first is not None else None, notes=notes,
+        sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
+        communities=len({graph.nodes[node].get("community") for node in nodes}),
+        folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
+        + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
+        physics=False)
+
+
+def _entities(index: EntityIndex, selection: Selection) -> tuple[list[str], list[str]]:
+    """The selected entities, folded to the MAX_ENTITIES most important above that size."""
+    notes = list(selection.notes)
+    if len(selection.nodes) <= MAX_ENTITIES:
+        return list(selection.nodes), notes
+    kept = sorted(sorted(selection.nodes, key=index.importance_key)[:MAX_ENTITIES])
+    notes.append(f"This view draws the {MAX_ENTITIES:,} most important entities (by PageRank) of "
+                 f"{len(selection.nodes):,}; graph.html maps them all.")
+    return kept, notes
+
+
+def _papers(index: EntityIndex, entities: list[str]) -> tuple[list[str], list[str]]:
+    """The papers of the drawn entities; above MAX_PAPERS, those that use the most of them, newest first."""
+    counts: dict[str, int] = {}
+    for entity in entities:
+        for paper in index.papers_of[entity]:
+            counts[paper] = counts.get(paper, 0) + 1
+    if len(counts) <= MAX_PAPERS:
+        return sorted(counts), []
+
+    def rank(paper: str) -> tuple[int, int, str]:
+        return (-counts[paper], -index.years.get(paper, 0), paper)
+    kept = sorted(sorted(counts, key=rank)[:MAX_PAPERS])
+    return kept, [f"Paper nodes folded: showing the {MAX_PAPERS:,} of {len(counts):,} papers that "
+                  "mention the most drawn entities. An entity's panel lists its papers."]
+

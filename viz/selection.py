@@ -1,0 +1,138 @@
+"""Which entities and links a view draws: type and paper filters, the long-tail fold, focus views.
+
+Every choice is deterministic (ranked by papers, then PageRank, then key) and comes with a
+sentence for the page saying what was left out, so a reader knows what they are not seeing.
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import networkx as nx
+
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.viz.options import check_limits
+from paperkg.viz.entity_map import EntityIndex
+
+MAX_SUGGESTIONS = 5
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The entities a view draws, those it leaves out, and what the page says about it."""
+
+    nodes: tuple[str, ...]
+    left_out: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def select_entities(index: EntityIndex, *, types: Iterable[str] | None = None, min_papers: int = 1,
+                    max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
+    """The whole map, filtered by type and papers, folded to the `max_nodes` first by `rank` (pagerank or papers)."""
+    return _filtered(index, index.entities, types=types, min_papers=min_papers, max_nodes=max_nodes,
+                     rank=rank, keep=None, scope="")
+
+
+def focus_entities(index: EntityIndex, focus: str, *, depth: int, types: Iterable[str] | None = None,
+                   min_papers: int = 1, max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
+    """`focus` and the entities up to `depth` links away, filtered and capped like the whole map."""
+    check_limits(depth=depth)
+    reached = {focus}
+    frontier = {focus}
+    for _ in range(depth):
+        frontier = {other for entity in sorted(frontier) for other in index.neighbours(entity)} - reached
+        reached |= frontier
+    name = index.graph.nodes[focus].get("name", focus)
+    return _filtered(index, sorted(reached), types=types, min_papers=min_papers, max_nodes=max_nodes,
+                     rank=rank, keep=focus, scope=f" within {depth} links of {name}")
+
+
+RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}
+
+
+def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None, min_papers: int,
+              max_nodes: int | None, rank: str, keep: str | None, scope: str) -> Selection:
+    check_limits(min_papers=min_papers, max_nodes=max_nodes)
+    wanted = set(types) if types else None
+    label = index.graph.nodes
+    notes = []
+    passing = [entity for entity in candidates if entity == keep or (
+        (wanted is None or label[entity].get("label") in wanted)
+        and index.paper_count(entity) >= min_papers)]
+    if len(passing) < len(candidates):
+        what = []
+        if wanted is not None:
+            what.append("of type " + " or ".join(sorted(wanted)))
+        if min_papers > 1:
+            what.append(f"in at least {min_papers} papers")
+        notes.append(f"Only entities {' and '.join(what)}{scope}: "
+                     f"{len(candidates) - len(passing):,} others left out.")
+    ranked = sorted(passing, key=index.importance_key if rank == "pagerank" else index.rank_key)
+    if max_nodes is not None and len(ranked) > max_nodes:
+        kept = ranked[:max_nodes]
+        if keep is not None and keep not in kept:
+            kept = [keep, *ranked[:max_nodes - 1]]
+        folded = len(ranked) - len(kept)
+        least = min(index.paper_count(entity) for entity in kept)
+        notes.append(f"Showing the {len(kept):,} most important of {len(ranked):,} entities{scope} "
+                     f"({RANKINGS[rank]}; the last in {least:,} papers): {folded:,} folded away. "
+                     "Search still finds them; `paperkg view --focus NAME` draws one with its neighbours.")
+        ranked = kept
+    nodes = tuple(sorted(ranked))
+    shown = set(nodes)
+    return Selection(nodes=nodes, left_out=tuple(e for e in candidates if e not in shown),
+                     notes=tuple(notes))
+
+
+def thin_links(graph: nx.Graph, max_links: int) -> tuple[nx.Graph, tuple[str, ...]]:
+    """Keep every entity's strongest link, then the links with the most papers, up to `max_links`."""
+    total = graph.number_of_edges()
+    if total <= max_links:
+        return graph, ()
+
+    def by_papers(edge: tuple[str, str, dict]) -> tuple:
+        return (-edge[2]["papers"], -edge[2]["strength"], edge[0], edge[1])
+
+    def by_strength(edge: tuple[str, str, dict]) -> tuple:
+        return (-edge[2]["strength"], -edge[2]["papers"], edge[0], edge[1])
+
+    edges = sorted(graph.edges(data=True), key=by_papers)
+    best: dict[str, tuple] = {}
+    for edge in edges:
+        for end in edge[:2]:
+            if end not in best or by_strength(edge) < by_strength(best[end]):
+                best[end] = edge
+    kept = {(edge[0], edge[1]) for edge in best.values()}
+    for source, target, _ in edges:
+        if len(kept) >= max_links:
+            break
+        kept.add((source, target))
+    thinned = nx.Graph()
+    thinned.add_nodes_from(sorted(graph.nodes))
+    thinned.add_edges_from((s, t, graph.edges[s, t]) for s, t in sorted(kept))
+    note = (f"Showing {thinned.number_of_edges():,} of {total:,} links: each entity's strongest link, "
+            "then those with the most papers.")
+    return thinned, (note,)
+
+
+def resolve_entity(index: EntityIndex, name: str) -> str:
+    """The entity a user means by `name` (name, alias, acronym or long form, any case), or a usage error."""
+    wanted = name.strip().casefold()
+    graph = index.graph
+    matches = sorted((entity for entity in index.entities if wanted in _forms(graph.nodes[entity])),
+                     key=index.rank_key)
+    if matches:
+        return matches[0]
+    forms = sorted({str(graph.nodes[entity].get("name", entity)) for entity in index.entities})
+    close = difflib.get_close_matches(name, forms, n=MAX_SUGGESTIONS, cutoff=0.6) or \
+        [form for form in forms if wanted and wanted in form.casefold()][:MAX_SUGGESTIONS]
+    hint = f" Close matches: {', '.join(close)}." if close else ""
+    raise PaperkgError(f"--focus {name!r}: no entity has that name, alias or acronym.{hint}",
+                       ExitCode.USAGE)
+
+
+def _forms(attrs: dict) -> set[str]:
+    """The case-folded names an entity answers to."""
+    forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
+    return {str(form).casefold() for form in forms if form}

@@ -1,0 +1,59 @@
+"""The views a build writes and `paperkg view` re-renders: graph.html, papers.html and focus views."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import networkx as nx
+
+from paperkg.viz.entity_map import ENTITY_LABELS, EntityIndex, index_entities
+from paperkg.viz.options import FOLD_ABOVE, MAP_FILE, PAPERS_FILE, check_options
+from paperkg.viz.map_page import entity_map_page
+from paperkg.viz.page import render_page
+from paperkg.viz.papers_page import papers_page
+from paperkg.viz.selection import focus_entities, resolve_entity, select_entities
+
+
+
+def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
+                 colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
+                 min_papers: int = 1, max_nodes: int | None = None) -> list[Path]:
+    """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`.
+
+    Without `max_nodes` the long tail is folded: the FOLD_ABOVE entities in the most papers are
+    drawn; with it, the `max_nodes` entities of highest PageRank.
+    """
+    check_options(size_by, colour_by, types)
+    index = _index(graph, show_concepts, types)
+    selection = select_entities(index, types=types, min_papers=min_papers, **_cap(max_nodes))
+    written = [Path(out_dir) / MAP_FILE, Path(out_dir) / PAPERS_FILE]
+    render_page(entity_map_page(index, selection, title=title, size_by=size_by, colour_by=colour_by),
+                written[0])
+    render_page(papers_page(index, selection, title=f"{title} · papers", colour_by=colour_by), written[1])
+    return written
+
+
+def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, title: str = "paperkg",
+                 size_by: str = "papers", colour_by: str = "type", show_concepts: bool = False,
+                 types: Iterable[str] | None = None, min_papers: int = 1,
+                 max_nodes: int | None = None) -> str:
+    """Write the entity map around `focus` (name, alias or acronym) at `path`; returns the entity's key."""
+    check_options(size_by, colour_by, types)
+    index = _index(graph, show_concepts, types)
+    entity = resolve_entity(index, focus)
+    selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers, **_cap(max_nodes))
+    name = graph.nodes[entity].get("name", entity)
+    page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by)
+    page.focus = entity
+    render_page(page, Path(path))
+    return entity
+
+
+def _cap(max_nodes: int | None) -> dict[str, object]:
+    """An explicit --max-nodes keeps the top by PageRank; the default fold keeps the entities in the most papers."""
+    return {"max_nodes": FOLD_ABOVE, "rank": "papers"} if max_nodes is None else {"max_nodes": max_nodes, "rank": "pagerank"}
+
+
+def _index(graph: nx.MultiDiGraph, show_concepts: bool, types: Iterable[str] | None) -> EntityIndex:
+    labels = [*ENTITY_LABELS, "Concept"] if show_concepts or (types and "Concept" in types) else ENTITY_LABELS
+    return index_entities(graph, labels)
