@@ -19,6 +19,29 @@ class AcronymSystem(str, Enum):
     SCHWARTZ_HEARST_CAPITALS = "schwartz-hearst-capitals"
 
 
+class EntityFormat(str, Enum):
+    """Benchmark layouts `paperkg eval entities` reads."""
+
+    TDMSCI = "tdmsci"
+    SCIER = "scier"
+    SCIERC = "scierc"
+
+
+class TdmsciSplit(str, Enum):
+    """TDMSci has no dev split: paperkg holds out a fixed ~20% of train (see extract/evaluate/benchmarks.py)."""
+
+    DEV = "dev"
+    TRAIN = "train"
+    ALL = "all"
+
+
+class Mentions(str, Enum):
+    """Which entity mentions `paperkg eval entities` scores."""
+
+    NODES = "nodes"
+    ALL = "all"
+
+
 class SciercPipeline(str, Enum):
     """What `paperkg eval scierc` scores."""
 
@@ -50,6 +73,25 @@ def register(app: typer.Typer) -> None:
 
         _require_file(file)
         result = evaluation.run(file, predictions_out=predictions, system=system.value)
+        print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
+
+    @eval_app.command("entities", epilog="Examples:\n\n  paperkg eval entities ../shared/benchmarks/scier/dev.jsonl "
+                                         "--format scier\n\n  paperkg eval entities ../shared/benchmarks/tdmsci/train.conll "
+                                         "--format tdmsci --split dev")
+    def eval_entities(file: FileArgument,
+                      format: Annotated[EntityFormat, typer.Option("--format", "-f", help="The file's layout.")],
+                      split: Annotated[TdmsciSplit, typer.Option(
+                          help="TDMSci only: paperkg's held-out ~20% of train (dev), the rest, or all.")] = TdmsciSplit.DEV,
+                      mentions: Annotated[Mentions, typer.Option(
+                          help="nodes: the mentions that become graph nodes; all: every typed mention.")] = Mentions.NODES,
+                      as_json: JsonOption = False) -> None:
+        """Exact-match micro and per-label P/R/F1 of the graph-level entities, overlap match beside them, words/s."""
+        from paperkg.api import load_pipeline
+        from paperkg.extract.evaluate import entities as evaluation
+
+        _require_file(file)
+        result = evaluation.run(load_pipeline(), file, format.value,
+                                split=None if split is TdmsciSplit.ALL else split.value, mentions=mentions.value)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
 
     @eval_app.command("scierc", epilog="Example:\n\n  paperkg eval scierc ../shared/benchmarks/scierc/dev.json")
