@@ -26,12 +26,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--copies", type=int, default=20)
     parser.add_argument("--no-model", action="store_true", help="rules-only pipeline")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="trained model directory to time")
     args = parser.parse_args()
 
     base = list(paperkg.read_records(CORPUS))
     records = [replace(r, id=f"{r.id}-{copy}") for copy in range(args.copies) for r in base]
     words = sum(len(r.abstract.split()) for r in records)
-    nlp = paperkg.load_pipeline(None if args.no_model else DEFAULT_MODEL)
+    nlp = paperkg.load_pipeline(None if args.no_model else args.model)
     list(paperkg.extract_records(base[:8], nlp))  # warm-up: lexemes, caches
 
     started = time.perf_counter()

@@ -27,16 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "abstracts" / "abstracts.jsonl.gz"
 SEED = 13
-WITHOUT_HTML = """
-import sys
-from pathlib import Path
-import paperkg.viz.html
-paperkg.viz.html.render_html = lambda graph, path, **options: Path(path).write_text("")
-from paperkg.cli import main
-if __name__ == "__main__":
-    sys.argv = ["paperkg", *{arguments!r}]
-    main()
-"""
 
 
 def sample(corpus: Path, size: int, folder: Path) -> tuple[Path, int]:
@@ -99,9 +89,6 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="rules-only pipeline")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--keep", type=Path, help="keep the samples and outputs in this folder")
-    parser.add_argument("--without-html", action="store_true",
-                        help="write an empty graph.html (PyVis's add_node/add_edge are quadratic: the views rewrite "
-                             "caps the map at 2,000 nodes; until it lands, 100k papers would not finish)")
     args = parser.parse_args()
     sizes, jobs_list = args.papers or [10_000], args.jobs or [2]
     folder = args.keep or Path(tempfile.mkdtemp(prefix="paperkg-bench-"))
@@ -114,8 +101,7 @@ def main() -> None:
         for jobs in jobs_list:
             arguments = ["build", str(source), "-o", str(folder / f"out-{size}-{jobs}"), "--jobs", str(jobs)]
             arguments += ["--no-model"] if args.no_model else []
-            command = [sys.executable, "-c", WITHOUT_HTML.format(arguments=arguments)] if args.without_html else \
-                [sys.executable, "-m", "paperkg", *arguments]
+            command = [sys.executable, "-m", "paperkg", *arguments]
             seconds, peak, largest, steps = run(command)
             results[size, jobs] = seconds
             print(f"{size:>8} {jobs:>4} {words:>11,} {seconds:>9.1f} {words / seconds:>9,.0f} {peak:>15,.0f} "

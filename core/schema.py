@@ -171,6 +171,8 @@ class Mention:
     role: Role = Role.MENTIONS
     proposed: bool = False
     acronym: str | None = None
+    node: bool = True       # the mention becomes a graph node (it reads as a term)
+    termhood: str = ""      # the rule that made it a node, or the reason it is not one
 
 
 @dataclass(frozen=True)

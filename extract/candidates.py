@@ -35,6 +35,22 @@ def name_kind(text: str) -> str | None:
     return "weak" if _TITLE_HYPHEN.match(text) else "name"
 
 
+_NAME_FILLERS = frozenset({"of", "for", "and", "in", "on", "with", "the", "a", "an", "to", "via"})
+
+
+def reads_as_name(span: Span) -> bool:
+    """A name rather than a common noun phrase: one name-shaped or capitalised token that does not
+    merely start its sentence (QMamba, GPT-4, BERT, Primphormer), or a phrase whose every content
+    word is capitalised and not just the first word of a sentence (Neural Tangent Kernel)."""
+    words = [t for t in span if t.is_alpha or name_kind(t.text)]
+    content = [t for t in words if t.lower_ not in _NAME_FILLERS]
+    if not content or not all(t.text[:1].isupper() for t in content):
+        return len(span) == 1 and name_kind(span.text) is not None
+    if len(content) == 1:
+        return name_kind(content[0].text) is not None or not content[0].is_sent_start
+    return True
+
+
 class CandidateFinder(DataComponent):
     """Writes doc.spans['names'] (label = guessed type, kb_id = shape) and doc.spans['cue_datasets']."""
 

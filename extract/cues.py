@@ -13,6 +13,7 @@ class Cues:
     propose_verbs: frozenset[str]
     propose_subjects: frozenset[str]
     naming_words: frozenset[str]
+    naming_phrases: frozenset[str]
     novelty_words: frozenset[str]
     kind_nouns: frozenset[str]
     dataset_nouns: frozenset[str]

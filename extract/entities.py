@@ -1,28 +1,48 @@
-"""Combine every extractor's spans into one typed, non-overlapping entity layer: doc.spans['entities'].
+"""Combine every extractor's spans into one typed, non-overlapping entity layer, doc.spans["entities"],
+and decide which of those mentions become graph nodes.
 
-Priority when spans overlap (the documented combination rule): acronym definitions, then
-lexicon terms, then data sets named by cues, then name-shaped tokens, then the statistical
-model's spans; within one source the longer span wins. Types come from the lexicon, else
-the head word, else the model's label, else Method for a proposed name and Concept otherwise.
+Boundaries (the documented combination rule): the statistical model's spans (doc.spans["types"]) first, then acronym definitions, lexicon terms, data sets named by
+cues and name-shaped tokens where the model has none; candidates with exactly the same tokens
+are merged (the model's boundary, the acronym's long form, the lexicon's canonical name).
+
+Types: the lexicon's or a data cue's, unless it and the model's are both Method or Task (that
+distinction depends on context, which the model reads); else the model's, else the head word's
+("...attention" is a Method), else Method for a proposed name; one name gets one type in a paper
+(the vote of its mentions).
+
+Nodes: a mention becomes a graph node when it reads as a term: a defined acronym, a lexicon
+entry, a data set named by a cue, a name (a name-shaped token, a Title Case phrase, names before
+a data noun), a proposal, or a model span that passes the corpus termhood test (termhood.py). Every other
+mention stays in the extraction record with the reason it is not a node.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .candidates import name_kind
+from paperkg.core.schema import TERM_LABELS, NodeLabel
+
+from .candidates import name_kind, reads_as_name
 from .cues import Cues
 from .extensions import END, KIND, LONG_END, LONG_START, START, register_extensions
 from .proposals import ProposalRules
 from .resources import DataComponent, DataFiles
 from .roles import assign_roles
 from .sentence_spans import group_by_sentence
-from .typing import SCIERC_TO_GRAPH, HeadNouns
+from .termhood import Termhood
+from .typing import HeadNouns
 
 _TERM_TOKEN = re.compile(r"^\w[\w'’./+-]*$")
+_JOINERS = frozenset("-/–")
+_NOT_LAST = frozenset({"and", "or", "of", "for", "the", "a", "an", "with", "to", "in", "on", "by", "from", "via"})  # tokens that join the words of one name ("few - shot", "Re - ID") when split off
+UNTYPED = "Unknown"
+# Votes of one mention for its name's type, by how the type was found.
+_TYPE_WEIGHT = {"lexicon": 4, "acronym": 2, "cue": 2, "name": 1, "model": 1}
 
 
 @dataclass
@@ -32,29 +52,60 @@ class Candidate:
     start: int
     end: int
     source: str
-    label: str | None
+    label: str
     canonical: str | None = None
     acronym: str | None = None
     shape: str = ""
+    long_form: bool = False
 
-    def sort_key(self, priority: list[str]) -> tuple[int, int, int]:
-        return (priority.index(self.source), self.start - self.end, self.start)
+    @property
+    def boundary_source(self) -> str:
+        """What boundary_priority ranks: 'definition' for the long form of a defined acronym."""
+        return "definition" if self.long_form else self.source
+
+
+@dataclass
+class Chosen:
+    """One entity span after overlaps are resolved, with what the candidates on exactly its tokens say."""
+
+    start: int
+    end: int
+    candidates: list[Candidate]
+
+    def first(self, order: list[str], attribute: str) -> str | None:
+        """The attribute of the first candidate, in `order` of sources, that has one."""
+        for source in order:
+            for cand in self.candidates:
+                value = getattr(cand, attribute)
+                if cand.source == source and value and value != UNTYPED:
+                    return value
+        return None
 
 
 class EntityAssembler(DataComponent):
-    """Collects candidates, resolves overlaps, types, filters stop phrases, marks proposals and roles."""
+    """Collects candidates, resolves overlaps, types them, marks proposals, roles and graph nodes."""
 
-    def __init__(self, name: str, files: dict[str, str], *, source_priority: list[str],
-                 source_confidence: dict[str, float], max_model_term: int, proposal_window: int,
-                 apposition_span: int) -> None:
+    def __init__(self, name: str, files: dict[str, str], *, boundary_priority: list[str], type_priority: list[str],
+                 trusted_sources: list[str], ambiguous_types: list[str], source_priority: list[str], source_confidence: dict[str, float], max_model_term: int,
+                 proposal_window: int,
+                 apposition_span: int, model_spans_key: str, min_df: int, max_word_share: float,
+                 established_df: int) -> None:
         super().__init__(name, files.values())
         register_extensions()
         self.file_names = dict(files)
+        self.boundary_priority = list(boundary_priority)
+        self.type_priority = list(type_priority)
+        self.trusted_sources = list(trusted_sources)
+        self.ambiguous_types = frozenset(ambiguous_types)
         self.source_priority = list(source_priority)
         self.source_confidence = dict(source_confidence)
         self.max_model_term = max_model_term
         self.proposal_window = proposal_window
         self.apposition_span = apposition_span
+        self.model_spans_key = model_spans_key
+        self.min_df = min_df
+        self.max_word_share = max_word_share
+        self.established_df = established_df
 
     def build(self, data: DataFiles) -> None:
         names = self.file_names
@@ -63,118 +114,162 @@ class EntityAssembler(DataComponent):
         self.stop_phrases = data.words(names["stop_phrases"])
         self.generic_words = data.words(names["generic_words"])
         self.not_in_terms = data.words(names["not_in_terms"])
-        self.proposals = ProposalRules(self.cues, self.head_nouns, self.proposal_window, self.apposition_span)
+        self.termhood = Termhood.from_data(data, names["corpus_df"], self.min_df, self.max_word_share)
+        self.proposals = ProposalRules(self.cues, self.head_nouns, self.termhood, self.proposal_window,
+                                       self.apposition_span, self.established_df)
 
     def process(self, doc: Doc) -> Doc:
-        chosen = self._resolve_overlaps(list(self._candidates(doc)))
+        model_labels = self._model_labels(doc)
+        chosen = self._resolve_overlaps(list(self._candidates(doc, model_labels)))
         spans = [span for span in (self._to_span(doc, c) for c in chosen) if span is not None]
+        found_by_model = {(c.start, c.end) for c in chosen if any(x.source == "model" for x in c.candidates)}
+        self._vote_types(spans)
         sentences = list(doc.sents)
         self.proposals.mark(doc, spans, sentences, group_by_sentence(sentences, spans))
-        spans = [s for s in spans if s._.paperkg_source != "name" or self._keep_name(s)]
+        spans = [s for s in spans if s._.paperkg_source != "name" or (s.start, s.end) in found_by_model
+                 or self._keep_name(s)]
         for span in spans:
-            if span.label_ == "Unknown":
-                span.label_ = "Method" if span._.paperkg_proposed else "Concept"
+            if span.label_ == UNTYPED:
+                span.label_ = (NodeLabel.METHOD if span._.paperkg_proposed else NodeLabel.CONCEPT).value
+            span._.paperkg_termhood = self._termhood(span)
+            span._.paperkg_node = span._.paperkg_termhood in TERM_RULES
         assign_roles(sentences, group_by_sentence(sentences, spans), self.cues)
         doc.spans["entities"] = spans
         doc._.paperkg_undefined_acronyms = self._undefined_acronyms(doc, spans)
         return doc
 
-    def _candidates(self, doc: Doc):
+    def _model_labels(self, doc: Doc) -> list[str | None]:
+        """Per token, the model's type of the span that covers it (None outside the model's spans)."""
+        labels: list[str | None] = [None] * len(doc)
+        for span in doc.spans.get(self.model_spans_key, []):
+            labels[span.start:span.end] = [span.label_] * len(span)
+        return labels
+
+    def _candidates(self, doc: Doc, model_labels: list[str | None]) -> list[Candidate]:
+        """The rules' candidates, then the model's spans: a model span that wraps a rule's span keeps
+        its boundary only when it reads as a term itself ("zero-shot cross-lingual transfer" around
+        the lexicon's "cross-lingual transfer"), not when it runs on ("Meta-World benchmark demonstrate")."""
+        rules = list(self._rule_candidates(doc, model_labels))
+        starts = sorted((c.start, c.end) for c in rules)
+        model = []
+        for span in doc.spans.get(self.model_spans_key, []):
+            if not self._plausible_model_term(span):
+                continue
+            wraps_rule = any(span.start <= s and e <= span.end and e - s < len(span) for s, e in starts)
+            if not wraps_rule or self._reads_as_term(span):
+                model.append(Candidate(span.start, span.end, "model", span.label_))
+        return rules + model
+
+    def _reads_as_term(self, span: Span) -> bool:
+        """A name, or a phrase the termhood test accepts."""
+        return self._phrase_rule(span) in TERM_RULES
+
+    def _phrase_rule(self, span: Span) -> str:
+        """'name' for a name (Title Case, a name shape, or names before a data noun: 'the WSJ corpus'),
+        else the corpus termhood rule or the reason against it."""
+        if reads_as_name(span) or (span[-1].lower_ in self.cues.dataset_nouns
+                                   and any(_names_something(t) for t in span[:-1])):
+            return "name"
+        generic_heads = self.cues.kind_nouns | self.stop_phrases
+        return self.termhood.rule(span, self.head_nouns.label_of(span), self.generic_words, generic_heads)
+
+    def _rule_candidates(self, doc: Doc, model_labels: list[str | None]) -> Iterator[Candidate]:
         lexicon = {(s.start, s.end): s for s in doc.spans.get("lexicon", [])}
-        if doc._.paperkg_acronym_definitions:
-            for short, long in doc._.paperkg_acronym_definitions:
-                known = lexicon.get((long.start, long.end)) or lexicon.get((short.start, short.end))
-                label = known.label_ if known else (self.head_nouns.label_of(long) or self._model_label(doc, long) or "Unknown")
-                canonical = known.kb_id_ if known else long.text
-                source = "lexicon" if known else "acronym"
-                for part in (long, short):
-                    yield Candidate(part.start, part.end, source, label, canonical, short.text)
-            for record in doc._.paperkg_acronym_records:
-                if record[KIND] == "resolved":
-                    short, long = doc[record[START]:record[END]], doc[record[LONG_START]:record[LONG_END]]
-                    known = lexicon.get((long.start, long.end))
-                    label = known.label_ if known else (self.head_nouns.label_of(long) or "Unknown")
-                    yield Candidate(short.start, short.end, "acronym", label,
-                                    known.kb_id_ if known else long.text, short.text)
+
+        def typed(long: Span, short: Span) -> tuple[str, str, str]:
+            """(source, label, canonical) of an acronym pair: the lexicon's if it knows either part."""
+            known = lexicon.get((long.start, long.end)) or lexicon.get((short.start, short.end))
+            if known:
+                return "lexicon", known.label_, known.kb_id_
+            label = (_majority(model_labels[long.start:long.end]) or _majority(model_labels[short.start:short.end])
+                     or self.head_nouns.label_of(long) or UNTYPED)
+            return "acronym", label, long.text
+
+        for record in doc._.paperkg_acronym_records:
+            if record[KIND] in ("definition", "resolved"):
+                short, long = doc[record[START]:record[END]], doc[record[LONG_START]:record[LONG_END]]
+                source, label, canonical = typed(long, short)
+                parts = (long, short) if record[KIND] == "definition" else (short,)
+                for part in parts:
+                    yield Candidate(part.start, part.end, source, label, canonical, short.text,
+                                    long_form=part is long and record[KIND] == "definition")
         for span in doc.spans.get("lexicon", []):
             yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
         for span in doc.spans.get("cue_datasets", []):
-            yield Candidate(span.start, span.end, "cue", "Dataset")
+            yield Candidate(span.start, span.end, "cue", NodeLabel.DATASET.value)
         for span in doc.spans.get("names", []):
-            yield Candidate(span.start, span.end, "name", span.label_, shape=span.kb_id_)
-        for ent in doc.ents:
-            label = self._map_model_label(doc, ent)
-            if label and self._plausible_model_term(ent, label):
-                yield Candidate(ent.start, ent.end, "model", label)
+            label = _majority(model_labels[span.start:span.end]) or span.label_
+            yield Candidate(span.start, span.end, "name", label, shape=span.kb_id_)
 
-    def _model_label(self, doc: Doc, span: Span) -> str | None:
-        """The model's label of the entity (doc.ents) that holds the span, if one does."""
-        if doc[span.start].ent_iob_ not in ("B", "I"):
-            return None
-        start, end = span.start, span.start + 1
-        while start > 0 and doc[start].ent_iob_ == "I":
-            start -= 1
-        while end < len(doc) and doc[end].ent_iob_ == "I":
-            end += 1
-        if span.end > end:
-            return None
-        return self._map_model_label(doc, Span(doc, start, end, label=doc[span.start].ent_type_))
-
-    def _map_model_label(self, doc: Doc, ent: Span) -> str | None:
-        """SciERC label -> graph label; Material is a Dataset only when it names one, Metric only
-        when its head word is a measure (else both are Concepts)."""
-        label = SCIERC_TO_GRAPH.get(ent.label_)
-        if label == "Dataset" and not self._names_data(doc, ent):
-            return "Concept"
-        if label == "Metric" and self.head_nouns.label_of(ent) != "Metric":
-            return "Concept"
-        return label
-
-    def _names_data(self, doc: Doc, span: Span) -> bool:
-        """A span with a name-shaped token (CIFAR-10, DrivaerNet), or a capitalised one with a
-        data noun in or right after it ('the ESP dataset')."""
-        if any(name_kind(t.text) == "name" for t in span):
-            return True
-        after = doc[span.end].lower_ if span.end < len(doc) else ""
-        data_noun = any(t.lower_ in self.cues.dataset_nouns for t in span) or after in self.cues.dataset_nouns
-        return data_noun and any(t.text[:1].isupper() and not t.is_sent_start for t in span)
-
-    def _plausible_model_term(self, span: Span, label: str) -> bool:
-        """The model's span reads as a term: at most six word-like tokens, none of them a pronoun,
-        verb or other word of not_in_terms.txt, and a lone lower-case word only when its head
+    def _plausible_model_term(self, span: Span) -> bool:
+        """The model's span reads as a phrase: at most max_model_term word-like tokens, none of them a
+        pronoun, verb or other word of not_in_terms.txt, not starting inside a hyphenated word
+        ('art method' of 'state-of-the-art method'), and a lone lower-case word only when its head
         word agrees with the label ('summarization' Task, not 'revisiting')."""
-        if len(span) > self.max_model_term or not all(_TERM_TOKEN.match(t.text) for t in span):
+        inner = {t.i for t in span[1:-1]}
+        if len(span) > self.max_model_term or not all(_TERM_TOKEN.match(t.text) or (t.i in inner and t.text in _JOINERS)
+                                                      for t in span):
             return False
         if any(t.lower_ in self.not_in_terms for t in span):
             return False
-        return len(span) > 1 or not span.text.islower() or self.head_nouns.label_of(span) == label
+        if span.start > 0 and not span.doc[span.start - 1].whitespace_ and span.doc[span.start - 1].text in "-–":
+            return False
+        return len(span) > 1 or not span.text.islower() or self.head_nouns.label_of(span) in (span.label_, None)
 
-    def _resolve_overlaps(self, candidates: list[Candidate]) -> list[Candidate]:
+    def _resolve_overlaps(self, candidates: list[Candidate]) -> list[Chosen]:
+        """Spans by boundary priority (then longer, then earlier), none overlapping; each keeps every
+        candidate with exactly its boundaries (an acronym's long form, a lexicon entry, a model type)."""
+        by_span: dict[tuple[int, int], list[Candidate]] = defaultdict(list)
+        for cand in candidates:
+            by_span[(cand.start, cand.end)].append(cand)
+
+        def rank(key: tuple[int, int]) -> tuple[int, int, int]:
+            best = min(self.boundary_priority.index(c.boundary_source) for c in by_span[key])
+            return (best, key[0] - key[1], key[0])
+
         taken: set[int] = set()
         chosen = []
-        for cand in sorted(candidates, key=lambda c: c.sort_key(self.source_priority)):
-            tokens = set(range(cand.start, cand.end))
+        for key in sorted(by_span, key=rank):
+            tokens = set(range(*key))
             if tokens & taken:
                 continue
             taken |= tokens
-            chosen.append(cand)
+            chosen.append(Chosen(key[0], key[1], by_span[key]))
         return sorted(chosen, key=lambda c: c.start)
 
-    def _to_span(self, doc: Doc, cand: Candidate) -> Span | None:
-        start, end = cand.start, cand.end
-        if cand.source in {"model", "cue"}:
+    def _to_span(self, doc: Doc, chosen: Chosen) -> Span | None:
+        """The entity span: the type by type priority, the canonical name and acronym from the rules
+        that found exactly these tokens, the source by source priority (it decides the node rule)."""
+        source = next(s for s in self.source_priority if any(c.source == s for c in chosen.candidates))
+        start, end = chosen.start, chosen.end
+        if source in {"model", "cue"}:
             while start < end and (doc[start].lower_ in self.generic_words or doc[start].is_punct):
                 start += 1
             while end > start and doc[end - 1].is_punct:
                 end -= 1
-        span = Span(doc, start, end, label=cand.label or "Unknown")
-        if not self._is_term(span, cand.canonical):
+        label = self._type(chosen) or UNTYPED
+        if label not in TERM_LABEL_NAMES:
+            label = UNTYPED
+        canonical = chosen.first(["lexicon", "acronym"], "canonical")
+        span = Span(doc, start, end, label=label)
+        if not self._is_term(span, canonical):
             return None
-        span._.paperkg_canonical = cand.canonical or span.text
-        span._.paperkg_acronym = span.text if cand.shape == "caps" else cand.acronym
-        span._.paperkg_source = cand.source
-        span._.paperkg_confidence = self.source_confidence[cand.source]
+        shape = chosen.first(["name"], "shape")
+        span._.paperkg_canonical = canonical or span.text
+        span._.paperkg_acronym = chosen.first(["acronym", "lexicon"], "acronym") or (span.text if shape == "caps" else None)
+        span._.paperkg_source = source
+        span._.paperkg_confidence = self.source_confidence[source]
         return span
+
+    def _type(self, chosen: Chosen) -> str | None:
+        """The lexicon's (or a data cue's) type, unless it and the model's are both among the
+        ambiguous types (Method or Task: 'data augmentation' is either, and the model reads the
+        context); else the first type in type priority."""
+        known = chosen.first(self.trusted_sources, "label")
+        model = chosen.first(["model"], "label")
+        if known and not (model and {known, model} <= self.ambiguous_types):
+            return known
+        return chosen.first(self.type_priority, "label")
 
     def _is_term(self, span: Span, canonical: str | None = None) -> bool:
         text = span.text.lower()
@@ -186,13 +281,37 @@ class EntityAssembler(DataComponent):
             return False
         if all(t.like_num or t.is_punct for t in span):
             return False
-        return not (span[0].is_punct or span[-1].lower_ in {"and", "or", "of", "for", "the"})
+        return not (span[0].is_punct or span[-1].lower_ in _NOT_LAST)
+
+    @staticmethod
+    def _vote_types(spans: list[Span]) -> None:
+        """One type per name in a paper: the weighted vote of its typed mentions (ties in a fixed order)."""
+        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        for span in spans:
+            if span.label_ != UNTYPED:
+                votes[span._.paperkg_canonical.lower()][span.label_] += _TYPE_WEIGHT[span._.paperkg_source]
+        for span in spans:
+            counts = votes.get(span._.paperkg_canonical.lower())
+            if counts:
+                span.label_ = max(TERM_LABEL_NAMES, key=lambda label: (counts[label], -TERM_LABEL_NAMES.index(label)))
+
+    def _termhood(self, span: Span) -> str:
+        """The rule by which the mention is a graph node (TERM_RULES), or the reason it is not."""
+        if span.label_ not in TERM_LABEL_NAMES:
+            return "untyped"
+        source = span._.paperkg_source
+        if span._.paperkg_proposed:
+            return "proposal"
+        if source != "model":
+            return source
+        return self._phrase_rule(span)
 
     @staticmethod
     def _keep_name(span: Span) -> bool:
-        """Acronym-like and Title-Hyphenated names are kept only when proposed or typed by context."""
+        """Acronym-like and Title-Hyphenated names that the model did not find are kept only when
+        proposed or typed by context."""
         weak = span._.paperkg_acronym is not None or name_kind(span.text) == "weak"
-        return not weak or span._.paperkg_proposed or span.label_ == "Dataset"
+        return not weak or span._.paperkg_proposed or span.label_ == NodeLabel.DATASET.value
 
     @staticmethod
     def _undefined_acronyms(doc: Doc, spans: list[Span]) -> list[Span]:
@@ -202,27 +321,56 @@ class EntityAssembler(DataComponent):
                 if r[KIND] == "undefined" and not covered.intersection(range(r[START], r[END]))]
 
 
+TERM_LABEL_NAMES = tuple(label.value for label in TERM_LABELS)
+# How a mention becomes a node; any other termhood value says why it is not one.
+TERM_RULES = frozenset({"acronym", "lexicon", "cue", "name", "proposal", "corpus", "head"})
+
+
+def _names_something(token) -> bool:
+    """A token that makes a phrase specific: a name shape (FrameNet, BERT, 3D) or a capitalised word
+    that does not just start the sentence (the WSJ corpus, Chinese-to-English translation)."""
+    return name_kind(token.text) is not None or (token.text[:1].isupper() and not token.is_sent_start)
+
+
+def _majority(labels: list[str | None]) -> str | None:
+    """The most frequent label among tokens (None when no token has one)."""
+    counts = Counter(label for label in labels if label)
+    return max(sorted(counts), key=counts.__getitem__) if counts else None
+
+
 ENTITY_FILES = {"cues": "cues.json", "head_nouns": "head_nouns.tsv", "stop_phrases": "stop_phrases.txt",
-                "generic_words": "generic_words.txt", "not_in_terms": "not_in_terms.txt"}
+                "generic_words": "generic_words.txt", "not_in_terms": "not_in_terms.txt",
+                "corpus_df": "corpus_df.tsv.gz"}
 
 
 @Language.factory(
     "paperkg_entities",
     assigns=["doc.spans", "span._.paperkg_canonical", "span._.paperkg_acronym", "span._.paperkg_source",
              "span._.paperkg_confidence", "span._.paperkg_proposed", "span._.paperkg_role",
-             "doc._.paperkg_undefined_acronyms"],
+             "span._.paperkg_node", "span._.paperkg_termhood", "doc._.paperkg_undefined_acronyms"],
     requires=["token.is_sent_start", "doc._.paperkg_acronym_records"],
     default_config={
         "files": ENTITY_FILES,
+        "boundary_priority": ["definition", "model", "acronym", "lexicon", "cue", "name"],
+        "type_priority": ["model", "lexicon", "acronym", "cue", "name"],
+        "trusted_sources": ["lexicon", "cue"], "ambiguous_types": ["Method", "Task"],
         "source_priority": ["acronym", "lexicon", "cue", "name", "model"],
         "source_confidence": {"acronym": 0.95, "lexicon": 0.9, "cue": 0.8, "name": 0.7, "model": 0.6},
-        "max_model_term": 6, "proposal_window": 20, "apposition_span": 10,
+        "max_model_term": 6, "proposal_window": 20, "apposition_span": 10, "model_spans_key": "types",
+        "min_df": 5, "max_word_share": 0.1, "established_df": 20,
     },
 )
-def make_entity_assembler(nlp: Language, name: str, files: dict[str, str], source_priority: list[str],
+def make_entity_assembler(nlp: Language, name: str, files: dict[str, str], boundary_priority: list[str],
+                          type_priority: list[str], trusted_sources: list[str], ambiguous_types: list[str],
+                          source_priority: list[str],
                           source_confidence: dict[str, float], max_model_term: int, proposal_window: int,
-                          apposition_span: int) -> EntityAssembler:
-    """Factory: the priorities, confidences and windows are settings; the word lists are data files."""
-    return EntityAssembler(name, files, source_priority=source_priority, source_confidence=source_confidence,
+                          apposition_span: int, model_spans_key: str, min_df: int, max_word_share: float,
+                          established_df: int) -> EntityAssembler:
+    """Factory: priorities, confidences, windows and termhood thresholds are settings; the word
+    lists and the corpus statistics are data files."""
+    return EntityAssembler(name, files, boundary_priority=boundary_priority, type_priority=type_priority,
+                           trusted_sources=trusted_sources, ambiguous_types=ambiguous_types,
+                           source_priority=source_priority, source_confidence=source_confidence,
                            max_model_term=max_model_term, proposal_window=proposal_window,
-                           apposition_span=apposition_span)
+                           apposition_span=apposition_span, model_spans_key=model_spans_key, min_df=min_df,
+                           max_word_share=max_word_share, established_df=established_df)

@@ -21,6 +21,8 @@ SPAN_ATTRIBUTES: dict[str, Any] = {
     "paperkg_confidence": 0.0,
     "paperkg_proposed": False,     # the paper proposes this entity
     "paperkg_role": "mentions",    # proposes, addresses, evaluates_on or mentions
+    "paperkg_node": False,         # the mention becomes a graph node (it reads as a term)
+    "paperkg_termhood": "",        # the rule that made it a node, or the reason it is not one
 }
 DOC_ATTRIBUTES: dict[str, Any] = {
     "paperkg_relations": None,           # list of Relation records (heads/tails index doc.spans["entities"])

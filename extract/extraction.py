@@ -22,7 +22,8 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
         Mention(text=span.text, name=span._.paperkg_canonical, label=NodeLabel(span.label_),
                 start=span.start_char, end=span.end_char, sentence=sent_of[span.start],
                 source=span._.paperkg_source, confidence=span._.paperkg_confidence,
-                role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym)
+                role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym,
+                node=span._.paperkg_node, termhood=span._.paperkg_termhood)
         for span in doc.spans.get("entities", [])
     ]
     acronyms = []

@@ -12,13 +12,14 @@ from spacy.util import load_config
 
 # Importing the modules registers the factories and the tokenizer (installed packages also
 # register them through the spacy_factories / spacy_tokenizers entry points).
-from . import acronyms, candidates, entities, lexicon, relations, sentences, terms, tokenizer  # noqa: F401
+from . import acronyms, candidates, entities, lexicon, relations, sentences, span_ner, terms, tokenizer  # noqa: F401
 from .resources import DATA_DIR
 
 PACKAGE_DIR = Path(__file__).parent
 PIPELINE_CONFIG = PACKAGE_DIR / "pipeline.cfg"
-DEFAULT_MODEL = PACKAGE_DIR / "model" / "scierc_ner"
-MODEL_COMPONENTS = ("tok2vec", "ner")
+DEFAULT_MODEL = PACKAGE_DIR / "model"
+MODEL_COMPONENTS = ("tok2vec", "ner", "types_ner")
+TERM_LAYER = ("ner", "paperkg_terms")  # SciERC's six labels in doc.ents: shipped, disabled by default
 # The longest text the pipeline takes (spaCy's own default, set here explicitly): every component
 # is linear in the text up to it; a longer abstract is skipped with a warning before extraction.
 MAX_TEXT_CHARS = 1_000_000
@@ -29,11 +30,25 @@ def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> L
     rules-only pipeline), rule components initialised from the files in `data_dir`."""
     config = load_config(PIPELINE_CONFIG, overrides={"paths.model": str(model) if model else None,
                                                      "paths.data": str(data_dir)}, interpolate=False)
-    exclude = list(MODEL_COMPONENTS) if model is None else []
+    trained = set() if model is None else set(load_config(Path(model) / "config.cfg")["nlp"]["pipeline"])
+    exclude = [name for name in MODEL_COMPONENTS if name not in trained]
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, exclude=exclude)
     nlp._link_components()
+    disabled = list(nlp.disabled)
+    for name in disabled:  # the config's disabled components are initialised too, to save and enable later
+        nlp.enable_pipe(name)
     with nlp.select_pipes(disable=[name for name in MODEL_COMPONENTS if name in nlp.pipe_names]):
         nlp.initialize()
+    for name in disabled:
+        nlp.disable_pipe(name)
+    return nlp
+
+
+def with_term_layer(nlp: Language) -> Language:
+    """Enable the SciERC term layer (doc.ents) where the pipeline has it; returns `nlp`."""
+    for name in TERM_LAYER:
+        if name in nlp.disabled:
+            nlp.enable_pipe(name)
     return nlp
 
 

@@ -6,14 +6,15 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Span
 
+from .candidates import reads_as_name
 from .cues import Cues
+from .termhood import Termhood
 from .typing import HeadNouns
 
 
 def is_name_like(span: Span) -> bool:
     """A name rather than a common noun phrase: an acronym, a name shape or a capitalised term."""
-    return span._.paperkg_source in {"acronym", "name"} or (
-        len(span) > 1 and sum(t.text[:1].isupper() for t in span) >= 2)
+    return span._.paperkg_source in {"acronym", "name"} or reads_as_name(span)
 
 
 def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
@@ -29,13 +30,23 @@ def propose_cue_positions(sent: Span, cues: Cues) -> list[int]:
 
 
 class ProposalRules:
-    """The proposal cues of one pipeline: cue words, head nouns and the two window sizes."""
+    """The proposal cues of one pipeline: cue words, head nouns, the two window sizes, and the corpus
+    frequency from which a term is the field's (not a paper's own) name."""
 
-    def __init__(self, cues: Cues, head_nouns: HeadNouns, window: int, apposition_span: int) -> None:
+    def __init__(self, cues: Cues, head_nouns: HeadNouns, termhood: Termhood, window: int, apposition_span: int,
+                 established_df: int) -> None:
         self.cues = cues
         self.head_nouns = head_nouns
+        self.termhood = termhood
         self.window = window                    # tokens after a propose cue in which the name is looked for
         self.apposition_span = apposition_span  # tokens of ", a novel ... framework" after a name
+        self.established_df = established_df    # abstracts of the corpus naming a term that no paper "proposes"
+
+    def established(self, span: Span) -> bool:
+        """A term of the field (the lexicon knows it, or many abstracts of the corpus use it): a
+        generic parent such as 'graph transformer' is not what one paper proposes."""
+        return (span._.paperkg_source == "lexicon"
+                or self.termhood.document_frequency(span.text) >= self.established_df)
 
     def mark(self, doc: Doc, spans: list[Span], sentences: Sequence[Span],
              by_sentence: Sequence[list[Span]]) -> None:
@@ -48,26 +59,44 @@ class ProposalRules:
         proposed: dict[str, str | None] = {}
         for sent, in_sent in zip(sentences, by_sentence):
             cue_positions = propose_cue_positions(sent, cues)
-            named = [s for s in in_sent if self._after_naming_word(doc, s)]
+            first_person = any(t.lower_ in {"we", "our"} for t in sent)
+            named = {s.start: self._naming_kind(doc, sent, s) for s in in_sent if self._after_naming_word(doc, s)}
             for pos in [] if named else cue_positions:
                 target = self._first_name_after(in_sent, pos, doc)
                 if target is not None:
                     proposed.setdefault(target._.paperkg_canonical, None)
             for span in in_sent:
-                kind = self._apposition_kind(doc, span, bool(cue_positions))
-                if kind is not None or span in named:
-                    label = "Dataset" if kind in cues.dataset_nouns else None
+                if self.established(span):
+                    continue
+                new_name = first_person and self.termhood.document_frequency(span.text) == 0
+                kind = self._apposition_kind(doc, span, bool(cue_positions) or new_name)
+                if kind is not None or span.start in named:
+                    label = self._label_of_kind(kind or named[span.start])
                     proposed[span._.paperkg_canonical] = label or proposed.get(span._.paperkg_canonical)
         for span in spans:
             if span._.paperkg_canonical not in proposed:
                 continue
-            if proposed[span._.paperkg_canonical] == "Dataset":
-                span.label_ = "Dataset"
+            label = proposed[span._.paperkg_canonical]
+            if label is not None:
+                span.label_ = label
             elif span.label_ in {"Dataset", "Metric"}:
                 continue
             elif span.label_ == "Task":
                 span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
             span._.paperkg_proposed = True
+
+    def _label_of_kind(self, kind: str | None) -> str | None:
+        """The type a kind noun gives the name it describes: a data noun a Dataset, another kind a Method."""
+        if kind is None or kind == "proposed":
+            return None
+        return "Dataset" if kind in self.cues.dataset_nouns else "Method"
+
+    def _naming_kind(self, doc: Doc, sent: Span, span: Span) -> str | None:
+        """The kind noun nearest before '..., named X' in its sentence ('a foundation model ..., named X')."""
+        for token in reversed(doc[max(sent.start, span.start - self.apposition_span - 2):span.start]):
+            if self._is_kind_noun(token.lower_):
+                return token.lower_
+        return None
 
     def _first_name_after(self, spans: list[Span], pos: int, doc: Doc) -> Span | None:
         for span in spans:
@@ -75,7 +104,7 @@ class ProposalRules:
                 continue
             if any(t.lower_ in self.cues.clause_breaks for t in doc[pos + 1:span.start]):
                 return None
-            if is_name_like(span) and span.label_ not in {"Dataset", "Metric"}:
+            if is_name_like(span) and span.label_ not in {"Dataset", "Metric"} and not self.established(span):
                 return span
         return None
 
@@ -110,6 +139,7 @@ class ProposalRules:
                 or self.head_nouns.label_of_word(word) in {"Method", "Dataset"})
 
     def _after_naming_word(self, doc: Doc, span: Span) -> bool:
-        """'... dubbed X', 'named X', 'called X'."""
-        before = [t.lower_ for t in doc[max(0, span.start - 2):span.start]]
-        return is_name_like(span) and any(w in self.cues.naming_words for w in before)
+        """'... dubbed X', 'named X', 'called X', 'which we refer to as X'."""
+        before = [t.lower_ for t in doc[max(0, span.start - 4):span.start]]
+        return is_name_like(span) and (any(w in self.cues.naming_words for w in before[-2:])
+                                       or any(" ".join(before).endswith(p) for p in self.cues.naming_phrases))

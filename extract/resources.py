@@ -1,11 +1,12 @@
 """The data files of the rule components: read from extract/data/ when a pipeline is assembled,
 saved with the pipeline (`nlp.to_disk`) and read back from there (`spacy.load`).
 
-A component keeps its files verbatim as text, so a saved pipeline holds exactly the word lists,
-cues and lexicons it ran with, whatever the installed package has since.
+A component keeps its files byte for byte, so a saved pipeline holds exactly the word lists,
+cues, lexicons and statistics it ran with, whatever the installed package has since.
 """
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterable
 from importlib import resources
@@ -19,41 +20,47 @@ DATA_DIR = Path(str(resources.files(__package__) / "data"))
 
 
 class DataFiles:
-    """Named text files (names relative to a data directory), with parsers for the formats used."""
+    """Named data files (names relative to a data directory) kept as their exact bytes, with parsers
+    for the formats used; a name ending in .gz is read through gzip."""
 
-    def __init__(self, texts: dict[str, str]) -> None:
-        self.texts = dict(sorted(texts.items()))
+    def __init__(self, contents: dict[str, bytes]) -> None:
+        self.contents = dict(sorted(contents.items()))
 
     @classmethod
     def read(cls, directory: Path, names: Iterable[str]) -> DataFiles:
         """The named files of `directory`; a missing one is a ValueError naming it."""
-        texts = {}
+        contents = {}
         for name in names:
             path = directory / name
             if not path.is_file():
                 raise ValueError(f"{path}: data file missing (a paperkg pipeline component needs it).")
-            texts[name] = path.read_text(encoding="utf8")
-        return cls(texts)
+            contents[name] = path.read_bytes()
+        return cls(contents)
 
     def write(self, directory: Path) -> None:
         """Write every file under `directory`, creating subfolders as needed."""
-        for name, text in self.texts.items():
+        for name, content in self.contents.items():
             path = directory / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf8")
+            path.write_bytes(content)
 
     def to_bytes(self) -> bytes:
         """The files as one msgpack blob."""
-        return srsly.msgpack_dumps(self.texts)
+        return srsly.msgpack_dumps(self.contents)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> DataFiles:
         """The files from `to_bytes` output."""
         return cls(srsly.msgpack_loads(data))
 
+    def text(self, name: str) -> str:
+        """A file's text (UTF-8; gunzipped first for a .gz name)."""
+        content = self.contents[name]
+        return (gzip.decompress(content) if name.endswith(".gz") else content).decode("utf8")
+
     def lines(self, name: str) -> tuple[str, ...]:
         """Non-empty lines that are not comments ('#')."""
-        return tuple(line for line in self.texts[name].splitlines() if line.strip() and not line.startswith("#"))
+        return tuple(line for line in self.text(name).splitlines() if line.strip() and not line.startswith("#"))
 
     def words(self, name: str) -> frozenset[str]:
         """The lines of a word list, lower-cased and stripped."""
@@ -65,7 +72,7 @@ class DataFiles:
 
     def json(self, name: str) -> Any:
         """A JSON file's value."""
-        return json.loads(self.texts[name])
+        return json.loads(self.text(name))
 
 
 class DataComponent:

@@ -1,4 +1,5 @@
-"""Grow a MultiDiGraph from extraction records: canonical entity nodes, paper nodes, evidence on edges."""
+"""Grow a MultiDiGraph from extraction records: canonical entity nodes (from the mentions that read as
+terms), paper nodes, evidence on edges."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -49,17 +50,18 @@ class GraphBuilder:
             return False
         self._add_paper(pkey, paper)
         sentences = record.sentences
-        keys = [self._add_entity(mention) for mention in record.entities]
+        keys = [self._add_entity(mention) if mention.node else None for mention in record.entities]
+        nodes = [(mention, key) for mention, key in zip(record.entities, keys) if key is not None]
         strongest: dict[str, RelType] = {}
-        for mention, key in zip(record.entities, keys):
+        for mention, key in nodes:
             edge = mention.role.rel_type
             strongest[key] = max(edge, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
-        for mention, key in zip(record.entities, keys):
+        for mention, key in nodes:
             self._add_edge(pkey, key, strongest[key], _evidence(paper.id, sentences[mention.sentence], mention.start,
                                                                 mention.end, mention.source, mention.confidence))
         for rel in record.relations:
             head, tail = keys[rel.head], keys[rel.tail]
-            if head != tail:
+            if head is not None and tail is not None and head != tail:
                 ends = (record.entities[rel.head], record.entities[rel.tail])
                 self._add_edge(head, tail, rel.type, _evidence(
                     paper.id, sentences[rel.sentence], min(e.start for e in ends), max(e.end for e in ends),

@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from paperkg.core.errors import PaperkgError
-from paperkg.extract.pipeline import DEFAULT_MODEL, load_pipeline
+from paperkg.extract.pipeline import DEFAULT_MODEL, load_pipeline, with_term_layer
 from paperkg.extract.training.convert import SCIERC_LABELS, SciercDoc, read_scierc, to_doc
 
 FOUR_LABELS = ("Task", "Method", "Material", "Metric")
@@ -71,7 +71,7 @@ def score(gold: Iterable[Mention], predicted: Iterable[Mention]) -> dict[str, An
 def run(path: str | Path, nlp: Language | None = None,
         predictions_out: str | Path | None = None) -> dict[str, Any]:
     """Run `nlp` (default: paperkg's pipeline) on a SciERC file and score its entities."""
-    nlp = nlp or load_pipeline()
+    nlp = with_term_layer(nlp or load_pipeline())
     try:
         abstracts = list(read_scierc(path))
     except OSError as error:
