@@ -352,7 +352,7 @@ ENTITY_FILES = {"cues": "cues.json", "head_nouns": "head_nouns.tsv", "stop_phras
     default_config={
         "files": ENTITY_FILES,
         "boundary_priority": ["definition", "model", "acronym", "lexicon", "cue", "name"],
-        "type_priority": ["model", "lexicon", "acronym", "cue", "name"],
+        "type_priority": ["acronym", "model", "lexicon", "cue", "name"],
         "trusted_sources": ["lexicon", "cue"], "ambiguous_types": ["Method", "Task"],
         "source_priority": ["acronym", "lexicon", "cue", "name", "model"],
         "source_confidence": {"acronym": 0.95, "lexicon": 0.9, "cue": 0.8, "name": 0.7, "model": 0.6},
