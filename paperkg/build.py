@@ -7,7 +7,6 @@ outputs as they were, or the new ones complete.
 """
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -37,11 +36,6 @@ SPOOL = ".new-extractions.jsonl"
 T = TypeVar("T")
 
 
-def default_jobs() -> int:
-    """Worker processes when --jobs is not given: the cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
 @dataclass
 class ExtractSettings:
     """How to extract: the pipeline, batch size and worker processes."""
@@ -49,7 +43,7 @@ class ExtractSettings:
     use_model: bool = True
     model: Path | None = None
     batch_size: int = 32
-    jobs: int = 1
+    jobs: int | None = None  # None: decided by the input's size (parallel.extract_lines)
     strict: bool = False
 
 

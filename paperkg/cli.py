@@ -123,7 +123,8 @@ BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
-    min=1, help="Worker processes for extraction (default: the machine's cores); output is the same for any N.",
+    min=1, help="Worker processes for extraction (default: the machine's cores once the input has 8 batches or more); "
+                "output is the same for any N.",
     show_default=False)]
 
 
@@ -154,12 +155,12 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
-    from paperkg.build import BuildOptions, ExtractSettings, default_jobs, run_build
+    from paperkg.build import BuildOptions, ExtractSettings, run_build
 
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs or default_jobs(), strict=strict)
+                                       jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
                            colour_by=colour_by.value, show_concepts=show_concepts)
@@ -205,11 +206,11 @@ def extract(
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.build import ExtractSettings, default_jobs, run_extract
+    from paperkg.build import ExtractSettings, run_extract
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs or default_jobs(), strict=strict)
+                                       jobs=jobs, strict=strict)
     if dask:
         from paperkg.dask_extract import run_dask_extract
 

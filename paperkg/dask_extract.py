@@ -24,7 +24,7 @@ from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import PaperRecord
 from paperkg.ingest.readers import WarningCollector
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.parallel import batched, extraction_lines
+from paperkg.parallel import available_cores, batched, extraction_lines
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -43,7 +43,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
     check_output_folder(output)
     warnings = WarningCollector()
     written = 0
-    with _client(address, settings.jobs) as client, OutputTransaction(output) as out:
+    with _client(address, settings.jobs or available_cores()) as client, OutputTransaction(output) as out:
         files = files_outside(inputs, output, reporter(settings.strict, warnings))
         records = new_records(files, strict=settings.strict, warnings=warnings, known=set(),
                               max_chars=MAX_TEXT_CHARS, counts=ReadCounts())
