@@ -38,6 +38,7 @@ from paperkg.extract.evaluate.entities import split_acronym_pair
 from paperkg.extract.span_ner import TYPES_KEY
 
 TYPES = ("Method", "Task", "Dataset", "Metric")
+SOURCES = ("scierc", "tdmsci", "scier")
 ANNOTATED = {"scierc": frozenset({"Method", "Task", "Metric", "Dataset"}),
              "tdmsci": frozenset({"Task", "Dataset", "Metric"}),
              "scier": frozenset({"Method", "Task", "Dataset"})}
@@ -128,11 +129,12 @@ def training_doc(vocab: Vocab, record: Record, spans: Spans, missing: list[tuple
 
 
 def write_corpus(benchmarks: Path, out_dir: Path, policy: str, teacher: Teacher | None = None,
-                 sources: Iterable[str] = ("scierc", "tdmsci", "scier"), limit: int = 0) -> dict[str, int]:
-    """Write out_dir/{train,dev}/SOURCE.spacy; returns the documents written per split/source."""
+                 train_sources: Iterable[str] = SOURCES, limit: int = 0) -> dict[str, int]:
+    """Write out_dir/train/SOURCE.spacy for the train sources and out_dir/dev/SOURCE.spacy for all three
+    (the first `limit` records of each when limit > 0); returns the documents written per split/source."""
     vocab = Vocab()
     counts = {}
-    for split in ("train", "dev"):
+    for split, sources in (("train", tuple(train_sources)), ("dev", SOURCES)):
         for source in sources:
             docs = DocBin(attrs=["ORTH", "SENT_START"], store_user_data=True)
             for record in records(benchmarks, split, source, limit):
