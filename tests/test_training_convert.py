@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 import pytest
-import spacy
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
@@ -67,28 +66,3 @@ def test_bad_line_is_named(tmp_path, line):
     path.write_text(json.dumps(RECORD) + "\n" + line + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.json:2"):
         list(read_scierc(path))
-
-
-def test_train_command_builds_and_installs_a_model_from_scierc_files(scierc_file, tmp_path):
-    from spacy.cli.init_config import init_config
-    from thinc.api import Config
-
-    from paperkg.extract.training.train import install_model, train
-
-    config = tmp_path / "tiny.cfg"
-    init_config(lang="en", pipeline=["ner"], optimize="efficiency").to_disk(config)
-    benchmarks = tmp_path / "benchmarks"
-    (benchmarks / "scierc").mkdir(parents=True)
-    for name in ("train.json", "dev.json"):
-        (benchmarks / "scierc" / name).write_text(scierc_file.read_text())
-    best = train(tmp_path / "out", benchmarks, config,
-                 overrides={"training.max_steps": 3, "training.eval_frequency": 1})
-    destination = tmp_path / "package" / "scierc_ner"
-    destination.parent.mkdir()
-    for _ in range(2):  # a second install replaces the first
-        install_model(best, destination)
-    assert sorted(p.name for p in destination.parent.iterdir()) == ["scierc_ner"]
-    nlp = spacy.load(destination)
-    assert nlp.meta["name"] == "scierc_ner"
-    assert set(nlp.get_pipe("ner").labels) == {"Method", "Metric", "Generic"}  # Task lost to overlap
-    assert all(value is None for value in Config().from_disk(destination / "config.cfg")["paths"].values())

@@ -1,1 +1,1 @@
-"""Training the shipped SciERC entity model: data conversion and the kept spaCy configs."""
+"""Training the shipped entity model (`paperkg train`): the recipe, its corpora, vectors and spaCy configs."""

@@ -1,13 +1,15 @@
 """SciERC JSON lines -> spaCy Docs and DocBin files, keeping SciERC's own tokens.
 
 One Doc per abstract with sentence starts and entity spans, so training, evaluation and
-the shipped model all see exactly the tokenisation the benchmark was annotated on.
+the shipped model all see exactly the tokenisation the benchmark was annotated on. The SciERC term
+layer (`ner`) is trained on these Docs; the types head's corpora are built by corpus.py.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from spacy.tokens import Doc, DocBin, Span
@@ -80,11 +82,12 @@ def to_doc(vocab: Vocab, scierc_doc: SciercDoc, with_entities: bool = True) -> D
     return doc
 
 
-def convert(source: str | Path, destination: str | Path) -> int:
-    """Write the abstracts of a SciERC file as a .spacy DocBin; returns the document count."""
+def convert(source: str | Path, destination: str | Path, limit: int = 0) -> int:
+    """Write the abstracts of a SciERC file (the first `limit` when > 0) as a .spacy DocBin for the
+    term layer's training; returns the document count."""
     vocab = Vocab()
     docs = DocBin(attrs=["ORTH", "SENT_START", "ENT_IOB", "ENT_TYPE"])
-    for scierc_doc in read_scierc(source):
+    for scierc_doc in islice(read_scierc(source), limit or None):
         docs.add(to_doc(vocab, scierc_doc))
     Path(destination).parent.mkdir(parents=True, exist_ok=True)
     docs.to_disk(destination)

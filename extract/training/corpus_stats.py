@@ -28,13 +28,20 @@ BOUNDARY_STOPWORDS = frozenset(
 _WORD = re.compile(r"^\w[\w'./+-]*$")
 
 
-def shippable_abstracts(path: Path) -> Iterator[str]:
-    """Abstracts of the shared corpus (abstracts.jsonl.gz) whose licence allows a shipped artefact."""
+def is_shippable(row: dict) -> bool:
+    """Whether a row's licence lets a shipped artefact (vectors, a table, a model) be learned from it."""
+    return str(row.get("license", "")).startswith(SHIPPABLE_LICENCES)
+
+
+def shippable_rows(path: Path) -> Iterator[dict]:
+    """The rows of the shared corpus (abstracts.jsonl.gz) whose licence allows a shipped artefact."""
     with gzip.open(path, "rt", encoding="utf8") as lines:
-        for line in lines:
-            row = json.loads(line)
-            if row.get("license", "").startswith(SHIPPABLE_LICENCES):
-                yield row["abstract"]
+        yield from filter(is_shippable, map(json.loads, lines))
+
+
+def shippable_abstracts(path: Path) -> Iterator[str]:
+    """The abstracts of `shippable_rows`."""
+    return (row["abstract"] for row in shippable_rows(path))
 
 
 def ngram_key(words: list[str]) -> str:

