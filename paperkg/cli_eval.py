@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from paperkg.core.errors import PaperkgError
+from paperkg.settings import load_settings
 
 
 class AcronymSystem(str, Enum):
@@ -90,7 +91,7 @@ def register(app: typer.Typer) -> None:
         from paperkg.extract.evaluate import entities as evaluation
 
         _require_file(file)
-        result = evaluation.run(load_pipeline(), file, format.value,
+        result = evaluation.run(load_pipeline(load_settings().pipeline), file, format.value,
                                 split=None if split is TdmsciSplit.ALL else split.value, mentions=mentions.value)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
 
@@ -104,6 +105,7 @@ def register(app: typer.Typer) -> None:
         from paperkg.extract.evaluate import scierc as evaluation
 
         _require_file(file)
-        nlp = load_pipeline() if pipeline is SciercPipeline.FULL else evaluation.load_model()
+        model = load_settings().pipeline
+        nlp = load_pipeline(model) if pipeline is SciercPipeline.FULL else evaluation.load_model(model)
         result = evaluation.run(file, nlp=nlp, predictions_out=predictions)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))

@@ -24,9 +24,9 @@ FOUR_LABELS = ("Task", "Method", "Material", "Metric")
 Mention = tuple[str, int, int, str]  # (document key, start, end exclusive, label)
 
 
-def load_model() -> Language:
-    """The SciERC entity model shipped inside the package."""
-    return spacy.load(DEFAULT_MODEL)
+def load_model(path: Path | None = None) -> Language:
+    """The trained model alone (default: the one shipped inside the package)."""
+    return spacy.load(path or DEFAULT_MODEL)
 
 
 def predicted_entities(doc: Doc) -> list[tuple[int, int, str]]:
