@@ -52,7 +52,8 @@ def reads_as_name(span: Span) -> bool:
 
 
 class CandidateFinder(DataComponent):
-    """Writes doc.spans['names'] (label = guessed type, kb_id = shape) and doc.spans['cue_datasets']."""
+    """Writes doc.spans['names'] (label = guessed type, kb_id = shape), doc.spans['cue_datasets'] and
+    doc.spans['cue_methods'] (names a cue phrase lists as data sets or as compared methods)."""
 
     def __init__(self, name: str, cues: str, not_names: str) -> None:
         super().__init__(name, (cues, not_names))
@@ -68,6 +69,8 @@ class CandidateFinder(DataComponent):
         doc.spans["names"] = list(self._names(doc))
         doc.spans["cue_datasets"] = list(self._listed_datasets(doc, sentence_of)) + list(
             self._evaluation_lists(doc, sentence_of))
+        doc.spans["cue_methods"] = list(self._compared_lists(doc, sentence_of)) + list(
+            self._listed_methods(doc, sentence_of))
         return doc
 
     def _names(self, doc: Doc):
@@ -118,6 +121,26 @@ class CandidateFinder(DataComponent):
             elif (len(items) > 1 and sentence_of.words(token.i) & self.cues.eval_words
                   and any((s.start, s.end) in known for s in items)):
                 yield from items
+
+    def _compared_lists(self, doc: Doc, sentence_of: _SentenceBounds):
+        """'outperforms A and B', 'higher win rates than A and B', 'improves ... over A and B': the
+        listed names are the methods compared with ('over' only after a word of gain)."""
+        for token in doc:
+            if token.lower_ not in self.cues.baseline_openers:
+                continue
+            if token.lower_ == "over":
+                sent_start = sentence_of.bounds(token.i)[0]
+                if not any(t.lower_ in self.cues.gain_words for t in doc[sent_start:token.i]):
+                    continue
+            for item in self._list_items(doc, token.i + 1, None, sentence_of):
+                yield Span(doc, item.start, item.end, label="Method", kb_id="cue")
+
+    def _listed_methods(self, doc: Doc, sentence_of: _SentenceBounds):
+        """Items of 'algorithms such as A and B' / 'baselines (A, B and C)'."""
+        for token in doc:
+            if token.lower_ in self.cues.method_nouns:
+                for item in self._list_after(doc, token.i + 1, sentence_of):
+                    yield Span(doc, item.start, item.end, label="Method", kb_id="cue")
 
     def _list_items(self, doc: Doc, i: int, closer: str | None, sentence_of: _SentenceBounds):
         """Name-like items separated by ',', 'and', 'or' from token i to the end of the list."""

@@ -24,6 +24,9 @@ class Cues:
     address_words: frozenset[str]
     use_for_words: frozenset[str]
     compare_words: frozenset[str]
+    baseline_openers: frozenset[str]
+    gain_words: frozenset[str]
+    method_nouns: frozenset[str]
     clause_breaks: frozenset[str]
 
     @classmethod

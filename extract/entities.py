@@ -195,8 +195,9 @@ class EntityAssembler(DataComponent):
                                     long_form=part is long and record[KIND] == "definition")
         for span in doc.spans.get("lexicon", []):
             yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
-        for span in doc.spans.get("cue_datasets", []):
-            yield Candidate(span.start, span.end, "cue", NodeLabel.DATASET.value)
+        for key in ("cue_datasets", "cue_methods"):
+            for span in doc.spans.get(key, []):
+                yield Candidate(span.start, span.end, "cue", span.label_)
         for span in doc.spans.get("names", []):
             label = _majority(model_labels[span.start:span.end]) or span.label_
             yield Candidate(span.start, span.end, "name", label, shape=span.kb_id_)
