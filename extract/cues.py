@@ -27,6 +27,7 @@ class Cues:
     baseline_openers: frozenset[str]
     gain_words: frozenset[str]
     method_nouns: frozenset[str]
+    vague_heads: frozenset[str]
     clause_breaks: frozenset[str]
 
     @classmethod

@@ -171,7 +171,8 @@ class EntityAssembler(DataComponent):
                                    and any(_names_something(t) for t in span[:-1])):
             return "name"
         generic_heads = self.cues.kind_nouns | self.stop_phrases
-        return self.termhood.rule(span, self.head_nouns.label_of(span), self.generic_words, generic_heads)
+        return self.termhood.rule(span, self.head_nouns.label_of(span), self.generic_words, generic_heads,
+                                  self.cues.vague_heads)
 
     def _rule_candidates(self, doc: Doc, model_labels: list[str | None]) -> Iterator[Candidate]:
         lexicon = {(s.start, s.end): s for s in doc.spans.get("lexicon", [])}

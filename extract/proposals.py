@@ -44,9 +44,11 @@ class ProposalRules:
 
     def established(self, span: Span) -> bool:
         """A term of the field (the lexicon knows it, or many abstracts of the corpus use it): a
-        generic parent such as 'graph transformer' is not what one paper proposes."""
-        return (span._.paperkg_source == "lexicon"
-                or self.termhood.document_frequency(span.text) >= self.established_df)
+        generic parent such as 'graph transformer' is not what one paper proposes. The corpus counts
+        lower-cased phrases, so it does not judge a name ('MATS' is not the word 'mats')."""
+        if span._.paperkg_source == "lexicon":
+            return True
+        return not is_name_like(span) and self.termhood.document_frequency(span.text) >= self.established_df
 
     def mark(self, doc: Doc, spans: list[Span], sentences: Sequence[Span],
              by_sentence: Sequence[list[Span]]) -> None:

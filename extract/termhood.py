@@ -48,11 +48,12 @@ class Termhood:
         return int(self.frequencies.get(" ".join([*words[:-1], singular(words[-1])]), 0))
 
     def rule(self, span: Span, head_label: str | None, generic_words: frozenset[str],
-             generic_heads: frozenset[str]) -> str:
+             generic_heads: frozenset[str], vague_heads: frozenset[str]) -> str:
         """'corpus' when the field's abstracts use the phrase (df >= min_df), 'head' when a rarer
         phrase has a specific head word of a known type ("citation classification"); else the reason
         it is no term: 'common-word' (one word too frequent to name anything), 'generic' (a phrase with
-        an evaluative or generic word: "real-world application", "lightweight training strategy") or
+        an evaluative or generic word: "real-world application", "lightweight training strategy"), 'vague'
+        (a kind of procedure named by its purpose: "alignment process", "distillation technique") or
         'rare' (a description made up for one paper: "dominant model class", "sample-efficient
         algorithm": a generic kind of thing, however specific its modifiers)."""
         words = span.text.split()
@@ -62,6 +63,8 @@ class Termhood:
                 "corpus" if df >= self.min_df else "rare")
         if any(t.lower_ in generic_words for t in span):
             return "generic"
+        if span[-1].lower_ in vague_heads:
+            return "vague"
         if df >= self.min_df:
             return "corpus"
         if head_label is None or span[-1].lower_ in generic_heads:
