@@ -129,8 +129,8 @@ def test_rebuild_and_update_change_nothing(built, corpus, tmp_path):
 
 
 def test_update_adds_only_new_papers(built, corpus, tmp_path):
-    """An update extracts only the new papers and then equals a full build: a name's type is the vote
-    of every paper, so a new paper may retype a node ('kernel regression': Task in one, Method in two)."""
+    """An update extracts only the new papers and then equals a full build: a name takes the type of its
+    first mention in paper-id order, so a new paper may retype a node ('kernel regression')."""
     files = sorted(corpus.glob("*.txt"))
     run_cli("build", str(files[0]), "-o", str(tmp_path))
     first = read_json(tmp_path / "graph.json")
