@@ -256,12 +256,23 @@ class EntityAssembler(DataComponent):
         span = Span(doc, start, end, label=label)
         if not self._is_term(span, canonical):
             return None
+        if canonical is None and label == NodeLabel.DATASET.value:
+            canonical = self._data_set_name(span)
         shape = chosen.first(["name"], "shape")
         span._.paperkg_canonical = canonical or span.text
         span._.paperkg_acronym = chosen.first(["acronym", "lexicon"], "acronym") or (span.text if shape == "caps" else None)
         span._.paperkg_source = source
         span._.paperkg_confidence = self.source_confidence[source]
         return span
+
+    def _data_set_name(self, span: Span) -> str | None:
+        """A data set's name without the common noun after it: 'Wikipedia dataset' is the node
+        'Wikipedia' (the evidence keeps the words as written); 'the Song Describer Dataset' keeps its
+        capitalised noun."""
+        if len(span) > 1 and span[-1].text.islower() and span[-1].lower_ in self.cues.dataset_nouns \
+                and reads_as_name(span[:-1]):
+            return span[:-1].text
+        return None
 
     def _type(self, chosen: Chosen) -> str | None:
         """The lexicon's (or a data cue's) type, unless it and the model's are both among the

@@ -212,3 +212,10 @@ def test_names_a_comparison_or_a_method_noun_lists_are_methods(full_nlp, text):
     types = {e.text: e.label_ for e in doc.spans["entities"]}
     listed = [name for name in ("MAPPO", "QMIX", "Octo", "OpenVLA", "FedAvg", "FedProx") if name in text]
     assert {types.get(name) for name in listed} == {"Method"}, types
+
+
+def test_a_data_set_node_is_named_without_the_common_noun_after_it(full_nlp):
+    doc = full_nlp("We train on the Wikipedia dataset and test on the Song Describer Dataset and the KITTI benchmark.")
+    names = {e.text: e._.paperkg_canonical for e in doc.spans["entities"] if e.label_ == "Dataset"}
+    assert names.get("Wikipedia dataset") == "Wikipedia"
+    assert names.get("Song Describer Dataset") == "Song Describer Dataset"
