@@ -6,10 +6,11 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .cues import Cues
-from .resources import DataComponent, DataFiles
+from paperkg.core.schema import NodeLabel
 from paperkg.core.words import is_version, singular
 
+from .cues import Cues
+from .resources import DataComponent, DataFiles
 from .words import version_after
 
 # A name: inner capitals (QMamba, FLeRM), capitals around a hyphen (Score-Fusion, TS-SNN),
@@ -79,7 +80,7 @@ class CandidateFinder(DataComponent):
             if kind is None or token.text in self.not_names or singular(token.text) in self.not_names:
                 continue
             end = token.i + 1 + version_after(doc, token.i + 1)
-            label = "Dataset" if self._before_dataset_noun(doc, end) else "Method"
+            label = NodeLabel.DATASET.value if self._before_dataset_noun(doc, end) else NodeLabel.METHOD.value
             yield Span(doc, token.i, end, label=label, kb_id=kind)
 
     def _before_dataset_noun(self, doc: Doc, i: int) -> bool:
@@ -109,7 +110,7 @@ class CandidateFinder(DataComponent):
         Also 'on A, B and C' in a sentence that evaluates, when one item is a known data set.
         Known methods and metrics in such a list keep their type (the lexicon outranks cues).
         """
-        known = {(s.start, s.end) for s in doc.spans.get("lexicon", []) if s.label_ == "Dataset"}
+        known = {(s.start, s.end) for s in doc.spans.get("lexicon", []) if s.label_ == NodeLabel.DATASET.value}
         for token in doc:
             if token.lower_ not in self.cues.list_openers:
                 continue
@@ -133,14 +134,14 @@ class CandidateFinder(DataComponent):
                 if not any(t.lower_ in self.cues.gain_words for t in doc[sent_start:token.i]):
                     continue
             for item in self._list_items(doc, token.i + 1, None, sentence_of):
-                yield Span(doc, item.start, item.end, label="Method", kb_id="cue")
+                yield Span(doc, item.start, item.end, label=NodeLabel.METHOD.value, kb_id="cue")
 
     def _listed_methods(self, doc: Doc, sentence_of: _SentenceBounds):
         """Items of 'algorithms such as A and B' / 'baselines (A, B and C)'."""
         for token in doc:
             if token.lower_ in self.cues.method_nouns:
                 for item in self._list_after(doc, token.i + 1, sentence_of):
-                    yield Span(doc, item.start, item.end, label="Method", kb_id="cue")
+                    yield Span(doc, item.start, item.end, label=NodeLabel.METHOD.value, kb_id="cue")
 
     def _list_items(self, doc: Doc, i: int, closer: str | None, sentence_of: _SentenceBounds):
         """Name-like items separated by ',', 'and', 'or' from token i to the end of the list."""
@@ -160,7 +161,7 @@ class CandidateFinder(DataComponent):
                 depth = max(0, depth - 1)
             elif depth == 0 and text in {",", "and", "or", ".", ";", ":"}:
                 if start is not None and _looks_like_name(doc[start:i]):
-                    yield Span(doc, start, i, label="Dataset", kb_id="cue")
+                    yield Span(doc, start, i, label=NodeLabel.DATASET.value, kb_id="cue")
                 start = None
                 last_item = last_item or text in {"and", "or"}
                 if text not in {",", "and", "or"}:
@@ -170,7 +171,7 @@ class CandidateFinder(DataComponent):
             elif depth == 0 and _ends_name_list(doc[i]):
                 item = doc[start:i] if start is not None else None
                 if item is not None and _looks_like_name(item) and not _modifies(item, doc[i], self.cues):
-                    yield Span(doc, start, i, label="Dataset", kb_id="cue")
+                    yield Span(doc, start, i, label=NodeLabel.DATASET.value, kb_id="cue")
                 return
             elif depth == 0 and start is None:
                 start = i
@@ -188,7 +189,7 @@ class CandidateFinder(DataComponent):
             if start == end or is_version(doc[start].text) or (
                     doc[start].is_sent_start and not name_kind(doc[start].text)):
                 return
-            yield Span(doc, start, end, label="Dataset", kb_id="cue")
+            yield Span(doc, start, end, label=NodeLabel.DATASET.value, kb_id="cue")
             if start >= 2 and doc[start - 1].lower_ in {"and", "or", ","}:
                 end = start - 2 if doc[start - 2].text == "," else start - 1
             else:

@@ -7,13 +7,14 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
+from paperkg.core.schema import NodeLabel
 from paperkg.core.words import plural_forms
 
 from .resources import DataComponent, DataFiles
 from .words import version_after
 
-LEXICON_FILES = {"Method": "lexicon/method.txt", "Task": "lexicon/task.txt",
-                 "Dataset": "lexicon/dataset.txt", "Metric": "lexicon/metric.txt"}
+LEXICON_FILES = {NodeLabel.METHOD.value: "lexicon/method.txt", NodeLabel.TASK.value: "lexicon/task.txt",
+                 NodeLabel.DATASET.value: "lexicon/dataset.txt", NodeLabel.METRIC.value: "lexicon/metric.txt"}
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class LexiconMatcher(DataComponent):
         for matcher in (self.exact, self.caseless):
             for match_id, start, end in matcher(doc):
                 entry = self.entries[match_id]
-                version = version_after(doc, end) if entry.label == "Dataset" else 0
+                version = version_after(doc, end) if entry.label == NodeLabel.DATASET.value else 0
                 canonical = doc[start:end + version].text if version else entry.canonical
                 spans.append(Span(doc, start, end + version, label=entry.label, kb_id=canonical,
                                   span_id=entry.acronym or ""))

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Span
 
+from paperkg.core.schema import NodeLabel
+
 from .candidates import reads_as_name
 from .cues import Cues
 from .termhood import Termhood
@@ -81,17 +83,17 @@ class ProposalRules:
             label = proposed[span._.paperkg_canonical]
             if label is not None:
                 span.label_ = label
-            elif span.label_ in {"Dataset", "Metric"}:
+            elif span.label_ in {NodeLabel.DATASET.value, NodeLabel.METRIC.value}:
                 continue
-            elif span.label_ == "Task":
-                span.label_ = "Method"  # a paper proposes a way of doing the task, named by it
+            elif span.label_ == NodeLabel.TASK.value:
+                span.label_ = NodeLabel.METHOD.value  # a paper proposes a way of doing the task, named by it
             span._.paperkg_proposed = True
 
     def _label_of_kind(self, kind: str | None) -> str | None:
         """The type a kind noun gives the name it describes: a data noun a Dataset, another kind a Method."""
         if kind is None or kind == "proposed":
             return None
-        return "Dataset" if kind in self.cues.dataset_nouns else "Method"
+        return NodeLabel.DATASET.value if kind in self.cues.dataset_nouns else NodeLabel.METHOD.value
 
     def _naming_kind(self, doc: Doc, sent: Span, span: Span) -> str | None:
         """The kind noun nearest before '..., named X' in its sentence ('a foundation model ..., named X')."""
@@ -106,7 +108,7 @@ class ProposalRules:
                 continue
             if any(t.lower_ in self.cues.clause_breaks for t in doc[pos + 1:span.start]):
                 return None
-            if is_name_like(span) and span.label_ not in {"Dataset", "Metric"} and not self.established(span):
+            if is_name_like(span) and span.label_ not in {NodeLabel.DATASET.value, NodeLabel.METRIC.value} and not self.established(span):
                 return span
         return None
 
@@ -138,7 +140,7 @@ class ProposalRules:
     def _is_kind_noun(self, word: str) -> bool:
         """A noun naming what was proposed: a cue kind noun, a data noun, or a Method/Dataset head word."""
         return (word in self.cues.kind_nouns or word in self.cues.dataset_nouns
-                or self.head_nouns.label_of_word(word) in {"Method", "Dataset"})
+                or self.head_nouns.label_of_word(word) in {NodeLabel.METHOD.value, NodeLabel.DATASET.value})
 
     def _after_naming_word(self, doc: Doc, span: Span) -> bool:
         """'... dubbed X', 'named X', 'called X', 'which we refer to as X'."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from paperkg.core.schema import Relation, RelType
+from paperkg.core.schema import NodeLabel, RelType, Relation
 
 from .cues import Cues
 from .extensions import register_extensions
@@ -28,7 +28,7 @@ class RelationFinder(DataComponent):
     def process(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get("entities", []))
         index = {(e.start, e.end): i for i, e in enumerate(entities)}
-        proposed = [i for i, e in enumerate(entities) if e._.paperkg_proposed and e.label_ == "Method"]
+        proposed = [i for i, e in enumerate(entities) if e._.paperkg_proposed and e.label_ == NodeLabel.METHOD.value]
         proposed_names = {entities[i]._.paperkg_canonical for i in proposed}
         relations: dict[tuple[RelType, int, int], Relation] = {}
         sentences = list(doc.sents)
@@ -52,11 +52,11 @@ class RelationFinder(DataComponent):
         if any(t.lower_ in self.cues.clause_breaks for t in between):
             return
         kinds = (first.label_, second.label_)
-        if kinds == ("Method", "Task") and words & self.cues.use_for_words:
+        if kinds == (NodeLabel.METHOD.value, NodeLabel.TASK.value) and words & self.cues.use_for_words:
             self._add(out, RelType.USED_FOR, a, b, sent, self.confidence["USED_FOR"])
-        elif kinds == ("Method", "Dataset") and words & (self.cues.eval_words | {"on"}):
+        elif kinds == (NodeLabel.METHOD.value, NodeLabel.DATASET.value) and words & (self.cues.eval_words | {"on"}):
             self._add(out, RelType.EVALUATED_ON, a, b, sent, self.confidence["EVALUATED_ON"])
-        elif kinds == ("Method", "Method") and words & self.cues.compare_words:
+        elif kinds == (NodeLabel.METHOD.value, NodeLabel.METHOD.value) and words & self.cues.compare_words:
             self._add(out, RelType.COMPARED_WITH, a, b, sent, self.confidence["COMPARED_WITH"])
         elif first.label_ == second.label_ and _is_apposition(between):
             self._add(out, RelType.IS_A, a, b, sent, self.confidence["IS_A"])
@@ -64,7 +64,7 @@ class RelationFinder(DataComponent):
     def _evaluated_on_proposed(self, ents: list[Span], idx: list[int], method: int, sent: int, out: dict) -> None:
         """'Experiments on CIFAR-10 ...': the paper's single proposed method is evaluated on the data sets."""
         for i in idx:
-            if ents[i].label_ == "Dataset" and ents[i]._.paperkg_role == "evaluates_on":
+            if ents[i].label_ == NodeLabel.DATASET.value and ents[i]._.paperkg_role == "evaluates_on":
                 self._add(out, RelType.EVALUATED_ON, method, i, sent, self.confidence["EVALUATED_ON_PROPOSED"])
 
     @staticmethod
