@@ -32,7 +32,7 @@ def main() -> None:
     base = list(paperkg.read_records(CORPUS))
     records = [replace(r, id=f"{r.id}-{copy}") for copy in range(args.copies) for r in base]
     words = sum(len(r.abstract.split()) for r in records)
-    nlp = paperkg.load_pipeline(None if args.no_model else args.model)
+    nlp = paperkg.load_pipeline(args.model, rules_only=args.no_model)
     list(paperkg.extract_records(base[:8], nlp))  # warm-up: lexemes, caches
 
     started = time.perf_counter()
