@@ -88,7 +88,7 @@ def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 def _encode(data: dict[str, Any], encoded: set[str]) -> None:
     for name, value in data.items():
         if isinstance(value, (list, dict, tuple)):
-            value = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=dict)
             encoded.add(name)
         data[name] = _xml_safe(value)
 

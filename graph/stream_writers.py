@@ -46,7 +46,7 @@ def sorted_edges(graph: nx.MultiDiGraph) -> Iterator[tuple[Any, Any, Any, dict[s
 def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
     """Node-link JSON (NetworkX's `edges="edges"` form), one node or edge a line, keys sorted."""
     def line(item: dict[str, Any]) -> bytes:
-        return json.dumps(item, sort_keys=True, ensure_ascii=False).encode("utf8")
+        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=dict).encode("utf8")
 
     graph_attrs = json.dumps(dict(sorted(graph.graph.items())), sort_keys=True, ensure_ascii=False)
     handle.write(b'{"directed": true,\n"edges": [\n')
@@ -111,7 +111,7 @@ def _data_lines(data: dict[str, Any], kind: str, ids: dict[tuple[str, str], str]
         if value is None:
             continue
         if name in encoded and isinstance(value, (list, dict, tuple)):
-            text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=dict)
         elif isinstance(value, bool):
             text = str(value).lower()
         else:
