@@ -2,7 +2,8 @@
 
 Both are computed on the graph's edges summed per node pair (weight = evidence count), nodes and
 pairs in sorted order, so the result depends on the graph, not on the order it was built in.
-PageRank runs on a sparse matrix (NetworkX's algorithm, without a DiGraph copy of the graph).
+PageRank runs on a sparse matrix (NetworkX's algorithm, without a DiGraph copy of the graph);
+Louvain is NetworkX's, seeded, on node numbers without copies of the graph (louvain.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from collections import defaultdict
 import networkx as nx
 import numpy as np
 from scipy import sparse
+
+from .louvain import louvain_communities
 
 SEED = 42
 ALPHA, MAX_ITER, TOL = 0.85, 100, 1.0e-6  # nx.pagerank's defaults
@@ -24,17 +27,13 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
     for u, v, data in graph.edges(data=True):
         directed[index[u], index[v]] += data["count"]
     pagerank = _pagerank(len(nodes), directed)
-    undirected = nx.Graph()
-    undirected.add_nodes_from(nodes)
     pairs: dict[tuple[int, int], int] = defaultdict(int)
     for (u, v), weight in directed.items():
         pairs[min(u, v), max(u, v)] += weight
     del directed
-    undirected.add_weighted_edges_from((nodes[u], nodes[v], weight) for (u, v), weight in sorted(pairs.items()))
+    communities = louvain_communities(len(nodes), pairs, SEED)
     del pairs
-    communities = nx.community.louvain_communities(undirected, weight="weight", seed=SEED) if nodes else []
-    del undirected
-    ordered = sorted(communities, key=lambda c: (-len(c), min(c)))
+    ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
     community_of = {node: number for number, members in enumerate(ordered) for node in members}
     for key, data in graph.nodes(data=True):
         data["degree"] = int(graph.degree(key))
