@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Iterable
 
 RESOLUTION = 1
 THRESHOLD = 0.0000001  # networkx's default
@@ -39,12 +40,13 @@ class _Level:
         return sum(map(contribution, communities))
 
 
-def louvain_communities(size: int, weights: dict[tuple[int, int], int], seed: int) -> list[set[int]]:
+def louvain_communities(size: int, edges: Iterable[tuple[int, int, int]], seed: int) -> list[set[int]]:
     """The communities of nodes 0..size-1 (numbered in the order NetworkX's graph would hold them)
-    linked by `weights` {(u, v): weight} with u <= v, as lists of node numbers."""
+    linked by `edges` (u, v, weight), u <= v, each pair once and in sorted order (the order the
+    edges were added to the NetworkX graph decides the order it visits neighbours in)."""
     adjacency: list[dict[int, int]] = [{} for _ in range(size)]
     loops = [0] * size
-    for (u, v), weight in sorted(weights.items()):
+    for u, v, weight in edges:
         if u == v:
             loops[u] = weight
         else:
