@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import networkx as nx
 
@@ -147,9 +148,10 @@ class GraphBuilder:
                                 confidence=evidence.confidence, evidence=[evidence])
 
 
-def _name_forms(name: str, label: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)  # names repeat across papers
+def _name_forms(name: str, label: str) -> tuple[str, ...]:
     """The forms an entity name is indexed and looked up under: as its type writes it, and singular."""
-    return list(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
+    return tuple(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
 
 
 def _short(text: str, words: int = 10) -> str:

@@ -27,17 +27,24 @@ class _Level:
         self.adjacency, self.loops, self.members = adjacency, loops, members
         self.degrees = [sum(nbrs.values()) + 2 * loop for nbrs, loop in zip(adjacency, loops)]
 
-    def modularity(self, communities: list[set[int]]) -> float:
-        """networkx.community.modularity of the partition, summed community by community as it does."""
+    def modularity(self, node2com: list[int], count: int) -> float:
+        """networkx.community.modularity of the partition into communities 0..count-1, summed
+        community by community as it does (the counts inside are integers, so exact)."""
         degree_sum = sum(self.degrees)
         m, norm = degree_sum / 2, 1 / degree_sum**2
+        inside, degree = [0] * count, [0] * count
+        for u, nbrs in enumerate(self.adjacency):
+            community = node2com[u]
+            degree[community] += self.degrees[u]
+            inside[community] += self.loops[u] + sum(w for v, w in nbrs.items() if v > u and node2com[v] == community)
+        return sum(inside[c] / m - RESOLUTION * degree[c] * degree[c] * norm for c in range(count))
 
-        def contribution(community: set[int]) -> float:
-            inside = sum(self.loops[u] + sum(w for v, w in self.adjacency[u].items() if v > u and v in community)
-                         for u in community)
-            degree = sum(self.degrees[u] for u in community)
-            return inside / m - RESOLUTION * degree * degree * norm
-        return sum(map(contribution, communities))
+    def communities(self, node2com: list[int], count: int) -> list[set[int]]:
+        """The original nodes of each community."""
+        found: list[set[int]] = [set() for _ in range(count)]
+        for u, community in enumerate(node2com):
+            found[community].update(self.members[u])
+        return found
 
 
 def louvain_communities(size: int, edges: Iterable[tuple[int, int, int]], seed: int) -> list[set[int]]:
@@ -53,31 +60,30 @@ def louvain_communities(size: int, edges: Iterable[tuple[int, int, int]], seed: 
             adjacency[u][v] = weight
             adjacency[v][u] = weight
     level = _Level(adjacency, loops, [[u] for u in range(size)])
-    partition = [{u} for u in range(size)]
     if not any(adjacency) and not any(loops):
-        return partition
+        return [{u} for u in range(size)]
     rng = random.Random(seed)
-    mod = level.modularity([{u} for u in range(size)])
+    mod = level.modularity(list(range(size)), size)
     m = sum(level.degrees) / 2
-    partition, inner, improvement = _one_level(level, m, partition, rng)
+    node2com, count, _ = _one_level(level, m, rng)
     while True:
-        found = partition
-        new_mod = level.modularity(inner)
+        found = level.communities(node2com, count)
+        new_mod = level.modularity(node2com, count)
         if new_mod - mod <= THRESHOLD:
             return found
         mod = new_mod
-        level = _next_level(level, inner)
-        partition, inner, improvement = _one_level(level, m, partition, rng)
+        level = _next_level(level, node2com, count)
+        node2com, count, improvement = _one_level(level, m, rng)
         if not improvement:
             return found
 
 
-def _one_level(level: _Level, m: float, partition: list[set[int]],
-               rng: random.Random) -> tuple[list[set[int]], list[set[int]], bool]:
-    """networkx.algorithms.community.louvain._one_level, undirected, on node numbers."""
+def _one_level(level: _Level, m: float, rng: random.Random) -> tuple[list[int], int, bool]:
+    """networkx.algorithms.community.louvain._one_level, undirected, on node numbers: each node's
+    community, renumbered 0..count-1 in the order of NetworkX's (filtered) partition list, the
+    count, and whether any node moved."""
     size = len(level.adjacency)
     node2com = list(range(size))
-    inner = [{u} for u in range(size)]
     degrees = level.degrees
     stot = list(degrees)
     order = list(range(size))
@@ -101,32 +107,25 @@ def _one_level(level: _Level, m: float, partition: list[set[int]],
                     best_com = nbr_com
             stot[best_com] += degree
             if best_com != node2com[u]:
-                members = level.members[u]
-                partition[node2com[u]].difference_update(members)
-                inner[node2com[u]].remove(u)
-                partition[best_com].update(members)
-                inner[best_com].add(u)
                 improvement = True
                 moves += 1
                 node2com[u] = best_com
-    return list(filter(len, partition)), list(filter(len, inner)), improvement
+    numbers = {community: number for number, community in enumerate(sorted(set(node2com)))}
+    return [numbers[community] for community in node2com], len(numbers), improvement
 
 
-def _next_level(level: _Level, inner: list[set[int]]) -> _Level:
+def _next_level(level: _Level, node2com: list[int], count: int) -> _Level:
     """networkx's _gen_graph: one node per community, edges summed, in the order NetworkX adds them."""
-    community = [0] * len(level.adjacency)
-    members: list[list[int]] = []
-    for number, part in enumerate(inner):
-        members.append([original for node in part for original in level.members[node]])
-        for node in part:
-            community[node] = number
-    adjacency: list[dict[int, int]] = [{} for _ in inner]
-    loops = [0] * len(inner)
+    members: list[list[int]] = [[] for _ in range(count)]
+    for u, community in enumerate(node2com):
+        members[community].extend(level.members[u])
+    adjacency: list[dict[int, int]] = [{} for _ in range(count)]
+    loops = [0] * count
     for u, nbrs in enumerate(level.adjacency):
-        loops[community[u]] += level.loops[u]
+        loops[node2com[u]] += level.loops[u]
         for v, weight in nbrs.items():
             if v > u:  # each edge once, from its first node, as Graph.edges() reports it
-                a, b = community[u], community[v]
+                a, b = node2com[u], node2com[v]
                 if a == b:
                     loops[a] += weight
                 else:
