@@ -89,4 +89,5 @@ class EvidenceFactory:
         return self._ints.setdefault(value, value)
 
     def _float(self, value: float) -> float:
-        return self._floats.setdefault(value, value)
+        """The shared object of a positive float (-0.0 equals 0.0 but is written differently)."""
+        return self._floats.setdefault(value, value) if value > 0 else value
