@@ -5,7 +5,7 @@ the sentence, they were the largest part of the graph's memory. Here an item kee
 as a span of the paper's abstract (the string the Paper node holds anyway), its extractor name
 interned, and its numbers shared through the builder's tables, in slots. Readers see an
 ordinary mapping (`ev["sentence"]`, `ev.get("paper")`, `dict(ev)`), equal to the dict of the
-same fields; writers turn it into a dict (`json.dumps(..., default=dict)`).
+same fields; writers turn it into a dict (`json.dumps(..., default=json_default)`).
 """
 from __future__ import annotations
 
@@ -48,11 +48,23 @@ class CompactEvidence(Mapping):
     __hash__ = None  # type: ignore[assignment]  # equal to a dict, so unhashable like one
 
     def __repr__(self) -> str:
-        return repr(dict(self))
+        return repr(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The evidence as a plain dict (what the exports write)."""
+        return {"paper": self.paper, "sentence": self.text[self.sentence_start:self.sentence_end],
+                "start": self.start, "end": self.end, "extractor": self.extractor, "confidence": self.confidence}
 
     def _numbers(self) -> tuple[Any, ...]:
         """Every field but the sentence (compared first, as it is cheap)."""
         return (self.paper, self.start, self.end, self.extractor, self.confidence)
+
+
+def json_default(value: object) -> dict[str, Any]:
+    """json.dumps' `default`: compact evidence as its dict (any other unknown type stays an error)."""
+    if isinstance(value, CompactEvidence):
+        return value.to_dict()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 class EvidenceFactory:

@@ -11,7 +11,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperkg.graph.evidence import CompactEvidence, EvidenceFactory
+from paperkg.graph.evidence import CompactEvidence, EvidenceFactory, json_default
 from paperkg.graph.louvain import louvain_communities
 
 _edges = st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39), st.integers(1, 5)), max_size=120)
@@ -43,7 +43,7 @@ def test_compact_evidence_reads_compares_and_serialises_as_its_dict():
     assert dict(evidence) == plain and evidence == plain and plain == evidence
     assert evidence == factory.make("p1", spans[1], 32, 38, "model", 0.9123)
     assert evidence != factory.make("p1", spans[0], 32, 38, "model", 0.9123)
-    assert json.dumps([evidence], sort_keys=True, default=dict) == json.dumps([plain], sort_keys=True)
+    assert json.dumps([evidence], sort_keys=True, default=json_default) == json.dumps([plain], sort_keys=True)
     assert factory.make("p1", spans[2], 0, 1, "model", 1)["sentence"] == "A sentence not in the abstract."
     assert isinstance(factory.make("p1", spans[0], 0, 1, "model", 1).confidence, float)
     assert isinstance(evidence, CompactEvidence) and evidence.get("missing") is None
