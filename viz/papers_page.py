@@ -30,6 +30,7 @@ class PapersPlan:
 
     entities: list[str]
     papers: list[str]
+    nodes: list[str]        # entities and papers, sorted
     notes: list[str]
     edges: list[tuple[str, str, str]]
     simple: nx.Graph
@@ -54,7 +55,8 @@ def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
     simple.add_nodes_from(nodes)
     simple.add_edges_from((s, t) for s, t, _ in edges)
     degree = {node: float(simple.degree(node)) for node in nodes}
-    return PapersPlan(entities, papers, notes + paper_note, edges, simple, degree, node_sizes(degree, len(nodes)))
+    return PapersPlan(entities, papers, nodes, notes + paper_note, edges, simple, degree,
+                      node_sizes(degree, len(nodes)))
 
 
 def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str,
@@ -62,11 +64,9 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
     """The data of the paper-entity page (`plan` and `positions`, when given, are plan_papers' and its layout's)."""
     graph = index.graph
     plan = plan or plan_papers(index, selection)
-    entities, papers, notes, edges, degree, sizes = (plan.entities, plan.papers, plan.notes, plan.edges,
-                                                     plan.degree, plan.sizes)
-    is_paper = set(papers)
-    nodes = sorted([*entities, *papers])
-    kept = set(nodes)
+    entities, papers, nodes, notes, edges, degree, sizes = (plan.entities, plan.papers, plan.nodes, plan.notes,
+                                                            plan.edges, plan.degree, plan.sizes)
+    is_paper, kept = set(papers), set(nodes)
     positions = positions if positions is not None else plan.layout().run()
     texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
     ranked = sorted(nodes, key=lambda node: (graph.nodes[node].get("label") == "Paper", -degree[node], node))
