@@ -8,6 +8,7 @@ Louvain is NetworkX's, seeded, on node numbers without copies of the graph (louv
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterator
 
 import networkx as nx
 import numpy as np
@@ -32,7 +33,7 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
     pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes)))
     low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, len(nodes))
     del sources, targets, counts, heads, tails, weights
-    communities = louvain_communities(len(nodes), zip(low.tolist(), high.tolist(), pair_weights.tolist()), SEED)
+    communities = louvain_communities(len(nodes), _as_ints(low, high, pair_weights), SEED)
     ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
     community_of = {node: number for number, members in enumerate(ordered) for node in members}
     for key, data in graph.nodes(data=True):
@@ -48,6 +49,13 @@ def _summed_pairs(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     totals = np.zeros(len(keys), dtype=np.int64)
     np.add.at(totals, where, weights)
     return keys // size, keys % size, totals
+
+
+def _as_ints(*columns: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, ...]]:
+    """The rows of equal-length columns as tuples of Python ints, a chunk at a time (not three lists
+    of a million ints at once)."""
+    for begin in range(0, len(columns[0]), chunk):
+        yield from zip(*(column[begin:begin + chunk].tolist() for column in columns))
 
 
 def _pagerank(size: int, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray) -> np.ndarray:
