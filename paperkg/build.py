@@ -244,8 +244,8 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
                        steps: dict[str, float]) -> None:
     """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`.
 
-    With --jobs 2 or more the views' layouts (NumPy, most of the views' time) run in a worker
-    process while this one writes GraphML and JSON; the worker gets only the layouts' nodes and links.
+    With --jobs 2 or more the entity map's layout (NumPy, most of the views' time) runs in a worker
+    process while this one writes GraphML and JSON; the worker gets only the map's nodes and links.
     """
     from paperkg.graph import exports
     from paperkg.viz.views import start_views
@@ -265,7 +265,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
 
 
 def _layout_pool(jobs: int) -> AbstractContextManager[Executor | None]:
-    """One spawned worker process for the views' layouts when more than one job may run, else none."""
+    """One spawned worker process for the map's layout when more than one job may run, else none."""
     if jobs < 2:
         return nullcontext()
     return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))

@@ -32,7 +32,7 @@ def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg
 
 @dataclass
 class PendingViews:
-    """The two views, planned, their layouts running (in `layouts`' process, or done); finish() writes them."""
+    """The two views, planned, the map's layout running (in `layouts`' process, or done); finish() writes them."""
 
     index: EntityIndex
     selection: Selection
@@ -60,14 +60,15 @@ def start_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg"
                 colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
                 min_papers: int = 1, max_nodes: int | None = None,
                 layouts: Executor | None = None) -> PendingViews:
-    """render_views in two halves: plan both views and start their layouts (on `layouts`, a process
-    pool, so that the caller can write other files meanwhile; without it, here and now)."""
+    """render_views in two halves: plan both views and lay them out, the map (most of the views'
+    time) on `layouts`, a process pool, so that the caller can write other files meanwhile (without
+    it, here), the paper view here."""
     check_options(size_by, colour_by, types)
     index = _index(graph, show_concepts, types)
     selection = select_entities(index, types=types, min_papers=min_papers, **_cap(max_nodes))
     map_plan, papers_plan = plan_map(index, selection, size_by), plan_papers(index, selection)
     return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
-                        _run(papers_plan.layout(), layouts), Path(out_dir), title, size_by, colour_by)
+                        _run(papers_plan.layout(), None), Path(out_dir), title, size_by, colour_by)
 
 
 def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[float, float]]]:
