@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import networkx as nx
 
-from paperkg.core.schema import (ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Evidence, Extraction, Mention,
+from paperkg.core.schema import (ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Extraction, Mention,
                                  NodeLabel, PaperRecord, RelType)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
+from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
@@ -24,7 +26,7 @@ class _PendingAcronym:
 
     paper_node: str
     text: str
-    evidence: Evidence
+    evidence: CompactEvidence
 
 
 class GraphBuilder:
@@ -36,6 +38,7 @@ class GraphBuilder:
         self.by_name: dict[str, str] = {}
         self.by_acronym: dict[str, set[str]] = defaultdict(set)
         self.pending: list[_PendingAcronym] = []
+        self.evidence = EvidenceFactory()
         for key, data in self.graph.nodes(data=True):
             if data.get("label") != NodeLabel.PAPER:
                 self.by_name.setdefault(match_form(data["canonical"]), key)
@@ -49,7 +52,8 @@ class GraphBuilder:
         if pkey in self.graph:
             return False
         self._add_paper(pkey, paper)
-        sentences = record.sentences
+        sentences = self.evidence.spans(paper.abstract, record.sentences)
+        evidence = self.evidence.make
         keys = [self._add_entity(mention) if mention.node else None for mention in record.entities]
         nodes = [(mention, key) for mention, key in zip(record.entities, keys) if key is not None]
         strongest: dict[str, RelType] = {}
@@ -57,17 +61,17 @@ class GraphBuilder:
             edge = mention.role.rel_type
             strongest[key] = max(edge, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
         for mention, key in nodes:
-            self._add_edge(pkey, key, strongest[key], _evidence(paper.id, sentences[mention.sentence], mention.start,
-                                                                mention.end, mention.source, mention.confidence))
+            self._add_edge(pkey, key, strongest[key], evidence(paper.id, sentences[mention.sentence], mention.start,
+                                                               mention.end, mention.source, mention.confidence))
         for rel in record.relations:
             head, tail = keys[rel.head], keys[rel.tail]
             if head is not None and tail is not None and head != tail:
                 ends = (record.entities[rel.head], record.entities[rel.tail])
-                self._add_edge(head, tail, rel.type, _evidence(
+                self._add_edge(head, tail, rel.type, evidence(
                     paper.id, sentences[rel.sentence], min(e.start for e in ends), max(e.end for e in ends),
                     rel.source, rel.confidence))
         for item in record.undefined_acronyms:
-            self.pending.append(_PendingAcronym(pkey, item.text, _evidence(
+            self.pending.append(_PendingAcronym(pkey, item.text, evidence(
                 paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6)))
         return True
 
@@ -132,26 +136,22 @@ class GraphBuilder:
             aliases.append(alias)
             aliases.sort()
 
-    def _add_edge(self, source: str, target: str, kind: RelType, evidence: Evidence) -> None:
+    def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
         if self.graph.has_edge(source, target, key=kind.value):
             data = self.graph.edges[source, target, kind.value]
             data["count"] += 1
-            data["confidence"] = max(data["confidence"], evidence["confidence"])
+            data["confidence"] = max(data["confidence"], evidence.confidence)
             if len(data["evidence"]) < MAX_EVIDENCE and evidence not in data["evidence"]:
                 data["evidence"].append(evidence)
         else:
             self.graph.add_edge(source, target, key=kind.value, type=kind.value, count=1,
-                                confidence=evidence["confidence"], evidence=[evidence])
+                                confidence=evidence.confidence, evidence=[evidence])
 
 
-def _name_forms(name: str, label: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)  # names repeat across papers
+def _name_forms(name: str, label: str) -> tuple[str, ...]:
     """The forms an entity name is indexed and looked up under: as its type writes it, and singular."""
-    return list(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
-
-
-def _evidence(paper_id: str, sentence: str, start: int, end: int, extractor: str, confidence: float) -> Evidence:
-    return Evidence(paper=paper_id, sentence=sentence, start=start, end=end, extractor=extractor,
-                    confidence=round(float(confidence), 4))
+    return tuple(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
 
 
 def _short(text: str, words: int = 10) -> str:

@@ -24,6 +24,7 @@ from paperkg.core.output_folder import checked_output
 from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
 from . import stream_writers
+from .evidence import json_default
 from .stream_writers import write_node_link_json
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
@@ -88,7 +89,7 @@ def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 def _encode(data: dict[str, Any], encoded: set[str]) -> None:
     for name, value in data.items():
         if isinstance(value, (list, dict, tuple)):
-            value = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
             encoded.add(name)
         data[name] = _xml_safe(value)
 

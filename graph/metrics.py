@@ -2,15 +2,19 @@
 
 Both are computed on the graph's edges summed per node pair (weight = evidence count), nodes and
 pairs in sorted order, so the result depends on the graph, not on the order it was built in.
-PageRank runs on a sparse matrix (NetworkX's algorithm, without a DiGraph copy of the graph).
+PageRank runs on a sparse matrix (NetworkX's algorithm, without a DiGraph copy of the graph);
+Louvain is NetworkX's, seeded, on node numbers without copies of the graph (louvain.py).
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from array import array
+from collections.abc import Iterator
 
 import networkx as nx
 import numpy as np
 from scipy import sparse
+
+from .louvain import louvain_communities
 
 SEED = 42
 ALPHA, MAX_ITER, TOL = 0.85, 100, 1.0e-6  # nx.pagerank's defaults
@@ -20,21 +24,17 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
     """Set degree, pagerank and community on every node (community ids: 0 = largest community)."""
     nodes = sorted(graph.nodes)
     index = {node: position for position, node in enumerate(nodes)}
-    directed: dict[tuple[int, int], int] = defaultdict(int)
-    for u, v, data in graph.edges(data=True):
-        directed[index[u], index[v]] += data["count"]
-    pagerank = _pagerank(len(nodes), directed)
-    undirected = nx.Graph()
-    undirected.add_nodes_from(nodes)
-    pairs: dict[tuple[int, int], int] = defaultdict(int)
-    for (u, v), weight in directed.items():
-        pairs[min(u, v), max(u, v)] += weight
-    del directed
-    undirected.add_weighted_edges_from((nodes[u], nodes[v], weight) for (u, v), weight in sorted(pairs.items()))
-    del pairs
-    communities = nx.community.louvain_communities(undirected, weight="weight", seed=SEED) if nodes else []
-    del undirected
-    ordered = sorted(communities, key=lambda c: (-len(c), min(c)))
+    sources, targets, counts = array("q"), array("q"), array("q")  # 8 bytes an edge, not a tuple and a dict entry
+    for u, v, count in graph.edges(data="count"):
+        sources.append(index[u])
+        targets.append(index[v])
+        counts.append(count)
+    heads, tails, weights = (np.frombuffer(column, dtype=np.int64) for column in (sources, targets, counts))
+    pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes)))
+    low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, len(nodes))
+    del sources, targets, counts, heads, tails, weights
+    communities = louvain_communities(len(nodes), _as_ints(low, high, pair_weights), SEED)
+    ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
     community_of = {node: number for number, members in enumerate(ordered) for node in members}
     for key, data in graph.nodes(data=True):
         data["degree"] = int(graph.degree(key))
@@ -42,14 +42,28 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
         data["community"] = community_of.get(key, -1)
 
 
-def _pagerank(size: int, weights: dict[tuple[int, int], int]) -> np.ndarray:
-    """PageRank of a weighted directed graph given as {(source, target): weight} over nodes 0..size-1."""
+def _summed_pairs(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
+                 size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (row, col) pairs of nodes 0..size-1 in sorted order, once each, with their weights summed."""
+    keys, where = np.unique(rows * size + cols, return_inverse=True)
+    totals = np.zeros(len(keys), dtype=np.int64)
+    np.add.at(totals, where, weights)
+    return keys // size, keys % size, totals
+
+
+def _as_ints(*columns: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, ...]]:
+    """The rows of equal-length columns as tuples of Python ints, a chunk at a time (not three lists
+    of a million ints at once)."""
+    for begin in range(0, len(columns[0]), chunk):
+        yield from zip(*(column[begin:begin + chunk].tolist() for column in columns))
+
+
+def _pagerank(size: int, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """PageRank of a weighted directed graph over nodes 0..size-1, its edges given as sorted, distinct
+    (row, col) pairs and their weights."""
     if not size:
         return np.zeros(0)
-    pairs = sorted(weights)
-    rows = np.fromiter((u for u, _ in pairs), dtype=np.int64, count=len(pairs))
-    cols = np.fromiter((v for _, v in pairs), dtype=np.int64, count=len(pairs))
-    values = np.fromiter((weights[pair] for pair in pairs), dtype=float, count=len(pairs))
+    values = weights.astype(float)
     matrix = sparse.csr_array((values, (rows, cols)), shape=(size, size))
     out_weight = matrix.sum(axis=1)
     scale = np.divide(1.0, out_weight, out=np.zeros(size), where=out_weight != 0)

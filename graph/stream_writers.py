@@ -15,6 +15,8 @@ import networkx as nx
 
 from paperkg.core.characters import replace_invalid_characters
 
+from .evidence import json_default
+
 _GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
 _GRAPHML_HEADER = ('<?xml version=\'1.0\' encoding=\'utf-8\'?>\n'
                    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
@@ -46,7 +48,7 @@ def sorted_edges(graph: nx.MultiDiGraph) -> Iterator[tuple[Any, Any, Any, dict[s
 def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
     """Node-link JSON (NetworkX's `edges="edges"` form), one node or edge a line, keys sorted."""
     def line(item: dict[str, Any]) -> bytes:
-        return json.dumps(item, sort_keys=True, ensure_ascii=False).encode("utf8")
+        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=json_default).encode("utf8")
 
     graph_attrs = json.dumps(dict(sorted(graph.graph.items())), sort_keys=True, ensure_ascii=False)
     handle.write(b'{"directed": true,\n"edges": [\n')
@@ -111,7 +113,7 @@ def _data_lines(data: dict[str, Any], kind: str, ids: dict[tuple[str, str], str]
         if value is None:
             continue
         if name in encoded and isinstance(value, (list, dict, tuple)):
-            text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+            text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
         elif isinstance(value, bool):
             text = str(value).lower()
         else:

@@ -12,6 +12,8 @@ Same graph, same positions: nodes and links are added in sorted order and the se
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 import numpy as np
 from scipy.spatial import cKDTree
@@ -96,6 +98,31 @@ def _repulsion(pos: np.ndarray, k2: float) -> np.ndarray:
                 force[j:j + BLOCK, 0] -= fx.sum(axis=0)
                 force[j:j + BLOCK, 1] -= fy.sum(axis=0)
     return force
+
+
+@dataclass(frozen=True)
+class LayoutJob:
+    """One view's force_layout call as plain data (its nodes and weighted links), so that it can run
+    in another process while the build writes its other files."""
+
+    nodes: tuple[str, ...]
+    links: tuple[tuple[str, str, float], ...]
+    radii: dict[str, float]
+    width: float
+    height: float
+
+    @classmethod
+    def of(cls, graph: nx.Graph, *, width: float, height: float, radii: dict[str, float],
+           weight: str = "strength") -> LayoutJob:
+        """The job force_layout(graph, ...) does: it reads only the nodes and the links' `weight`."""
+        return cls(tuple(graph.nodes), tuple(graph.edges(data=weight, default=1.0)), radii, width, height)
+
+    def run(self) -> dict[str, tuple[float, float]]:
+        """The positions force_layout gives the graph."""
+        graph = nx.Graph()
+        graph.add_nodes_from(self.nodes)
+        graph.add_weighted_edges_from(self.links)
+        return force_layout(graph, width=self.width, height=self.height, radii=self.radii, weight="weight")
 
 
 def _fisheye(pos: np.ndarray) -> np.ndarray:

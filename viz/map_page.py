@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
-from paperkg.viz.layout import LAYOUT_SEED, force_layout
+from paperkg.viz.layout import LAYOUT_SEED, LayoutJob
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item
 from paperkg.viz.selection import Selection, thin_links
@@ -28,16 +29,39 @@ MAX_LINK_EVIDENCE = 3
 NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis adds arrows otherwise)
 
 
-def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, size_by: str,
-                    colour_by: str) -> PageData:
-    """The data of an entity-map page over the selected entities."""
-    graph = index.graph
+@dataclass
+class MapPlan:
+    """The entity map before its layout: every link (the layout's springs), the links drawn, node sizes."""
+
+    every_link: nx.Graph
+    links: nx.Graph
+    link_notes: tuple[str, ...]
+    metric: dict[str, float]
+    sizes: dict[str, float]
+
+    def layout(self) -> LayoutJob:
+        """The map's layout: every link pulls, weighted by its strength."""
+        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes)
+
+
+def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
+    """The links and sizes of the entity map over the selected entities."""
     every_link = link_graph(index, selection.nodes)
     links, link_notes = thin_links(every_link, LINKS_PER_ENTITY * max(len(selection.nodes), 1))
+    metric = {node: _metric(index, links, node, size_by) for node in sorted(links.nodes)}
+    return MapPlan(every_link, links, link_notes, metric, node_sizes(metric, len(metric)))
+
+
+def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, size_by: str, colour_by: str,
+                    plan: MapPlan | None = None,
+                    positions: dict[str, tuple[float, float]] | None = None) -> PageData:
+    """The data of an entity-map page over the selected entities (`plan` and `positions`, when given,
+    are plan_map's and its layout's)."""
+    graph = index.graph
+    plan = plan or plan_map(index, selection, size_by)
+    every_link, links, metric, sizes = plan.every_link, plan.links, plan.metric, plan.sizes
     nodes = sorted(links.nodes)
-    metric = {node: _metric(index, links, node, size_by) for node in nodes}
-    sizes = node_sizes(metric, len(nodes))
-    positions = force_layout(every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=sizes)
+    positions = positions if positions is not None else plan.layout().run()
     ranked = sorted(nodes, key=lambda node: (-metric[node], *index.rank_key(node)))
     texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
     fonts = label_fonts(ranked, positions, sizes, texts)
@@ -73,7 +97,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
         years=[first, last] if first is not None else None,
-        notes=[*selection.notes, *link_notes],
+        notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
         communities=len(set(communities.values())),
         folded=folded_entries(graph, selection.left_out, index.paper_count),

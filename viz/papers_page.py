@@ -6,12 +6,13 @@ Above a size the view keeps the most important entities and the papers that use 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex
 from paperkg.viz.labels import label_fonts
-from paperkg.viz.layout import force_layout
+from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, node_sizes, short_label
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
@@ -23,23 +24,50 @@ MAX_ENTITIES = 500
 MAX_EDGE_EVIDENCE = 2
 
 
-def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str) -> PageData:
-    """The data of the paper-entity page: papers and the selected entities, folded above a size."""
-    graph = index.graph
+@dataclass
+class PapersPlan:
+    """The paper view before its layout: the entities and papers drawn, their links and sizes."""
+
+    entities: list[str]
+    papers: list[str]
+    nodes: list[str]        # entities and papers, sorted
+    notes: list[str]
+    edges: list[tuple[str, str, str]]
+    simple: nx.Graph
+    degree: dict[str, float]
+    sizes: dict[str, float]
+
+    def layout(self) -> LayoutJob:
+        """The view's layout: every link pulls alike."""
+        return LayoutJob.of(self.simple, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, weight="none")
+
+
+def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
+    """The papers and entities the paper view draws, folded above a size, with their links."""
     entities, notes = _entities(index, selection)
     papers, paper_note = _papers(index, entities)
-    notes += paper_note
     is_paper = set(papers)
     entities = [entity for entity in entities if is_paper.intersection(index.papers_of[entity])]
     nodes = sorted([*entities, *papers])
     kept = set(nodes)
-    edges = sorted((s, t, k) for s, t, k in graph.edges(keys=True) if s in kept and t in kept and s != t)
+    edges = sorted((s, t, k) for s, t, k in index.graph.edges(keys=True) if s in kept and t in kept and s != t)
     simple = nx.Graph()
     simple.add_nodes_from(nodes)
     simple.add_edges_from((s, t) for s, t, _ in edges)
     degree = {node: float(simple.degree(node)) for node in nodes}
-    sizes = node_sizes(degree, len(nodes))
-    positions = force_layout(simple, width=MAP_WIDTH, height=MAP_HEIGHT, weight="none", radii=sizes)
+    return PapersPlan(entities, papers, nodes, notes + paper_note, edges, simple, degree,
+                      node_sizes(degree, len(nodes)))
+
+
+def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str,
+                plan: PapersPlan | None = None, positions: dict[str, tuple[float, float]] | None = None) -> PageData:
+    """The data of the paper-entity page (`plan` and `positions`, when given, are plan_papers' and its layout's)."""
+    graph = index.graph
+    plan = plan or plan_papers(index, selection)
+    entities, papers, nodes, notes, edges, degree, sizes = (plan.entities, plan.papers, plan.nodes, plan.notes,
+                                                            plan.edges, plan.degree, plan.sizes)
+    is_paper, kept = set(papers), set(nodes)
+    positions = positions if positions is not None else plan.layout().run()
     texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
     ranked = sorted(nodes, key=lambda node: (graph.nodes[node].get("label") == "Paper", -degree[node], node))
     fonts = label_fonts(ranked, positions, sizes, texts)

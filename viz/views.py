@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 
 from paperkg.viz.entity_map import ENTITY_LABELS, EntityIndex, index_entities
 from paperkg.viz.options import FOLD_ABOVE, MAP_FILE, PAPERS_FILE, check_options
-from paperkg.viz.map_page import entity_map_page
+from paperkg.viz.layout import LayoutJob
+from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
-from paperkg.viz.papers_page import papers_page
-from paperkg.viz.selection import focus_entities, resolve_entity, select_entities
-
+from paperkg.viz.papers_page import PapersPlan, papers_page, plan_papers
+from paperkg.viz.selection import Selection, focus_entities, resolve_entity, select_entities
 
 
 def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
@@ -23,14 +25,59 @@ def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg
     Without `max_nodes` the long tail is folded: the FOLD_ABOVE entities in the most papers are
     drawn; with it, the `max_nodes` entities of highest PageRank.
     """
+    return start_views(graph, out_dir, title=title, size_by=size_by, colour_by=colour_by,
+                       show_concepts=show_concepts, types=types, min_papers=min_papers,
+                       max_nodes=max_nodes).finish()
+
+
+@dataclass
+class PendingViews:
+    """The two views, planned, the map's layout running (in `layouts`' process, or done); finish() writes them."""
+
+    index: EntityIndex
+    selection: Selection
+    map_plan: MapPlan
+    papers_plan: PapersPlan
+    map_layout: Future[dict[str, tuple[float, float]]]
+    papers_layout: Future[dict[str, tuple[float, float]]]
+    out_dir: Path
+    title: str
+    size_by: str
+    colour_by: str
+
+    def finish(self) -> list[Path]:
+        """Write graph.html and papers.html once their layouts are there; returns their paths."""
+        written = [Path(self.out_dir) / MAP_FILE, Path(self.out_dir) / PAPERS_FILE]
+        render_page(entity_map_page(self.index, self.selection, title=self.title, size_by=self.size_by,
+                                    colour_by=self.colour_by, plan=self.map_plan,
+                                    positions=self.map_layout.result()), written[0])
+        render_page(papers_page(self.index, self.selection, title=f"{self.title} · papers", colour_by=self.colour_by,
+                                plan=self.papers_plan, positions=self.papers_layout.result()), written[1])
+        return written
+
+
+def start_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
+                colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
+                min_papers: int = 1, max_nodes: int | None = None,
+                layouts: Executor | None = None) -> PendingViews:
+    """render_views in two halves: plan both views and lay them out, the map (most of the views'
+    time) on `layouts`, a process pool, so that the caller can write other files meanwhile (without
+    it, here), the paper view here."""
     check_options(size_by, colour_by, types)
     index = _index(graph, show_concepts, types)
     selection = select_entities(index, types=types, min_papers=min_papers, **_cap(max_nodes))
-    written = [Path(out_dir) / MAP_FILE, Path(out_dir) / PAPERS_FILE]
-    render_page(entity_map_page(index, selection, title=title, size_by=size_by, colour_by=colour_by),
-                written[0])
-    render_page(papers_page(index, selection, title=f"{title} · papers", colour_by=colour_by), written[1])
-    return written
+    map_plan, papers_plan = plan_map(index, selection, size_by), plan_papers(index, selection)
+    return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
+                        _run(papers_plan.layout(), None), Path(out_dir), title, size_by, colour_by)
+
+
+def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[float, float]]]:
+    """The job submitted to `layouts`, or run here into a done future."""
+    if layouts is not None:
+        return layouts.submit(job.run)
+    done: Future[dict[str, tuple[float, float]]] = Future()
+    done.set_result(job.run())
+    return done
 
 
 def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, title: str = "paperkg",

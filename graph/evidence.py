@@ -1,0 +1,105 @@
+"""Evidence items as the graph holds them: read-only mappings with the `Evidence` fields, stored compactly.
+
+A 100k-paper graph carries over a million evidence items; as dicts, each with its own copy of
+the sentence, they were the largest part of the graph's memory. Here an item keeps its sentence
+as a span of the paper's abstract (the string the Paper node holds anyway), its extractor name
+interned, and its numbers shared through the builder's tables, in slots. Readers see an
+ordinary mapping (`ev["sentence"]`, `ev.get("paper")`, `dict(ev)`), equal to the dict of the
+same fields; writers turn it into a dict (`json.dumps(..., default=json_default)`).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+FIELDS = ("paper", "sentence", "start", "end", "extractor", "confidence")  # the keys of schema.Evidence
+
+
+class CompactEvidence(Mapping):
+    """One piece of evidence: the `Evidence` mapping, its sentence a slice of `text` made on access."""
+
+    __slots__ = ("paper", "text", "sentence_start", "sentence_end", "start", "end", "extractor", "confidence")
+
+    def __init__(self, paper: str, text: str, sentence_start: int, sentence_end: int, start: int, end: int,
+                 extractor: str, confidence: float) -> None:
+        self.paper, self.text = paper, text
+        self.sentence_start, self.sentence_end = sentence_start, sentence_end
+        self.start, self.end, self.extractor, self.confidence = start, end, extractor, confidence
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "sentence":
+            return self.text[self.sentence_start:self.sentence_end]
+        if key in FIELDS:
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FIELDS)
+
+    def __len__(self) -> int:
+        return len(FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CompactEvidence):
+            return self._numbers() == other._numbers() and self["sentence"] == other["sentence"]
+        return Mapping.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a dict, so unhashable like one
+
+    def __repr__(self) -> str:
+        return repr(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The evidence as a plain dict (what the exports write)."""
+        return {"paper": self.paper, "sentence": self.text[self.sentence_start:self.sentence_end],
+                "start": self.start, "end": self.end, "extractor": self.extractor, "confidence": self.confidence}
+
+    def _numbers(self) -> tuple[Any, ...]:
+        """Every field but the sentence (compared first, as it is cheap)."""
+        return (self.paper, self.start, self.end, self.extractor, self.confidence)
+
+
+def json_default(value: object) -> dict[str, Any]:
+    """json.dumps' `default`: compact evidence as its dict (any other unknown type stays an error)."""
+    if isinstance(value, CompactEvidence):
+        return value.to_dict()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+class EvidenceFactory:
+    """Makes the evidence of one graph, sharing equal numbers between items (one int or float object
+    per distinct value instead of one per item)."""
+
+    def __init__(self) -> None:
+        self._ints: dict[int, int] = {}
+        self._floats: dict[float, float] = {}  # apart from the ints: 1.0 must stay a float
+
+    def spans(self, abstract: str, sentences: list[str]) -> list[tuple[str, int, int]]:
+        """(text, start, end) of each sentence: a span of the abstract where the sentence is found
+        there (in order, as the sentencizer cut it), else the sentence itself."""
+        spans = []
+        position = 0
+        for sentence in sentences:
+            found = abstract.find(sentence, position)
+            if found < 0:
+                found = abstract.find(sentence)
+            if found < 0:
+                spans.append((sentence, 0, self._int(len(sentence))))
+            else:
+                position = found + len(sentence)
+                spans.append((abstract, self._int(found), self._int(position)))
+        return spans
+
+    def make(self, paper: str, span: tuple[str, int, int], start: int, end: int, extractor: str,
+             confidence: float) -> CompactEvidence:
+        """The evidence of a mention or relation at [start, end) in the sentence `span`."""
+        return CompactEvidence(paper, *span, self._int(start), self._int(end), sys.intern(extractor),
+                               self._float(round(float(confidence), 4)))
+
+    def _int(self, value: int) -> int:
+        return self._ints.setdefault(value, value)
+
+    def _float(self, value: float) -> float:
+        """The shared object of a positive float (-0.0 equals 0.0 but is written differently)."""
+        return self._floats.setdefault(value, value) if value > 0 else value
