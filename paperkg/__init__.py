@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 _API = {"build_graph": "paperkg.api", "extract_records": "paperkg.api", "graph_from_extractions": "paperkg.api",
         "load_pipeline": "paperkg.api", "read_records": "paperkg.ingest.readers"}
