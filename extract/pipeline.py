@@ -4,6 +4,8 @@ or loaded from a pipeline directory saved with `nlp.to_disk`.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import spacy
@@ -44,12 +46,18 @@ def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> L
     return nlp
 
 
-def with_term_layer(nlp: Language) -> Language:
-    """Enable the SciERC term layer (doc.ents) where the pipeline has it; returns `nlp`."""
-    for name in TERM_LAYER:
-        if name in nlp.disabled:
-            nlp.enable_pipe(name)
-    return nlp
+@contextmanager
+def term_layer(nlp: Language) -> Iterator[Language]:
+    """The pipeline with the SciERC term layer (doc.ents) enabled where it has it, disabled again
+    afterwards: the pipeline may be the cached one every other caller shares."""
+    enabled = [name for name in TERM_LAYER if name in nlp.disabled]
+    for name in enabled:
+        nlp.enable_pipe(name)
+    try:
+        yield nlp
+    finally:
+        for name in enabled:
+            nlp.disable_pipe(name)
 
 
 def is_saved_pipeline(path: Path) -> bool:

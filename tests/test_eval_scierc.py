@@ -106,3 +106,12 @@ def test_shipped_model_loads_from_the_package_and_finds_entities():
               "and evaluate it with BLEU score on the WMT corpus.")
     assert set(nlp.get_pipe("ner").labels) >= {"Task", "Method", "Material", "Metric"}
     assert any(ent.label_ == "Method" for ent in doc.ents), [(e.text, e.label_) for e in doc.ents]
+
+
+def test_run_enables_the_term_layer_only_while_it_scores(scierc_file):
+    from paperkg.api import load_pipeline
+
+    nlp = load_pipeline()  # the cached pipeline every other caller in this process shares
+    result = run(scierc_file, nlp)
+    assert {"ner", "paperkg_terms"} <= set(result["pipeline"])
+    assert {"ner", "paperkg_terms"} <= set(nlp.disabled)

@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from paperkg.core.errors import PaperkgError
-from paperkg.extract.pipeline import DEFAULT_MODEL, load_pipeline, with_term_layer
+from paperkg.extract.pipeline import DEFAULT_MODEL, load_pipeline, term_layer
 from paperkg.extract.training.convert import SCIERC_LABELS, SciercDoc, read_scierc, to_doc
 
 FOUR_LABELS = ("Task", "Method", "Material", "Metric")
@@ -71,7 +71,7 @@ def score(gold: Iterable[Mention], predicted: Iterable[Mention]) -> dict[str, An
 def run(path: str | Path, nlp: Language | None = None,
         predictions_out: str | Path | None = None) -> dict[str, Any]:
     """Run `nlp` (default: paperkg's pipeline) on a SciERC file and score its entities."""
-    nlp = with_term_layer(nlp or load_pipeline())
+    nlp = nlp or load_pipeline()
     try:
         abstracts = list(read_scierc(path))
     except OSError as error:
@@ -80,7 +80,9 @@ def run(path: str | Path, nlp: Language | None = None,
         raise PaperkgError(str(error)) from error
     docs = [to_doc(nlp.vocab, abstract, with_entities=False) for abstract in abstracts]
     started = time.perf_counter()
-    docs = list(nlp.pipe(docs))
+    with term_layer(nlp):
+        docs = list(nlp.pipe(docs))
+        pipeline = list(nlp.pipe_names)
     seconds = time.perf_counter() - started
     gold = [(a.key, start, end, label) for a in abstracts for start, end, label in a.entities]
     predicted = [(a.key, start, end, label) for a, doc in zip(abstracts, docs)
@@ -91,7 +93,7 @@ def run(path: str | Path, nlp: Language | None = None,
     result = score(gold, predicted)
     result.update(file=str(path), documents=len(docs), words=words, seconds=seconds,
                   words_per_second=words / seconds if seconds else 0.0,
-                  pipeline=list(nlp.pipe_names))
+                  pipeline=pipeline)
     return result
 
 
