@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,22 +63,30 @@ def read_benchmark(fmt: str, path: Path, split: str | None = None) -> list[Recor
         raise PaperkgError(f"{path} is not UTF-8 text (byte {error.start}).") from None
 
 
-def read_scierc(path: Path) -> Iterator[Record]:
-    """SciERC JSON lines: one record per abstract, PTB escapes undone, labels as given."""
+def _json_records(path: Path, record: Callable[[dict, int], Record]) -> Iterator[Record]:
+    """`record(item, line number)` for every non-blank JSON line; a line that does not parse, or
+    lacks what `record` reads, raises ValueError naming its number."""
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                item = json.loads(line)
-                sentences = [[PTB_ESCAPES.get(str(w), str(w)) for w in s] for s in item["sentences"]]
-                spans = [(int(a), int(b) + 1, str(label)) for sent in item["ner"] for a, b, label in sent]
+                yield record(json.loads(line), number)
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"line {number}: {error}") from None
-            words = [w for s in sentences for w in s]
-            starts = [i == 0 for s in sentences for i in range(len(s))]
-            yield Record("scierc", str(item.get("doc_key", f"{path.name}:{number}")), words,
-                         guess_spaces(words), starts, spans)
+
+
+def read_scierc(path: Path) -> Iterator[Record]:
+    """SciERC JSON lines: one record per abstract, PTB escapes undone, labels as given."""
+    def record(item: dict, number: int) -> Record:
+        sentences = [[PTB_ESCAPES.get(str(w), str(w)) for w in s] for s in item["sentences"]]
+        spans = [(int(a), int(b) + 1, str(label)) for sent in item["ner"] for a, b, label in sent]
+        words = [w for s in sentences for w in s]
+        starts = [i == 0 for s in sentences for i in range(len(s))]
+        return Record("scierc", str(item.get("doc_key", f"{path.name}:{number}")), words,
+                      guess_spaces(words), starts, spans)
+
+    return _json_records(path, record)
 
 
 def read_tdmsci(path: Path, split: str | None = None) -> Iterator[Record]:
@@ -124,16 +132,8 @@ def tdmsci_split(words: list[str]) -> str:
 def read_scier(path: Path) -> Iterator[Record]:
     """SciER JSON lines, either layout: train (one sentence a line, mention strings)
     or dev (one paper a line with doc_tokens, sentences and inclusive token spans)."""
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-                yield (_scier_paper(item) if "doc_tokens" in item
-                       else _scier_sentence(item, f"{item.get('doc_id', path.name)}:{number}"))
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"line {number}: {error}") from None
+    return _json_records(path, lambda item, number: _scier_paper(item) if "doc_tokens" in item
+                         else _scier_sentence(item, f"{item.get('doc_id', path.name)}:{number}"))
 
 
 def _scier_paper(item: dict) -> Record:
