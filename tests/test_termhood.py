@@ -21,8 +21,8 @@ VAGUE = frozenset({"process", "technique"})
 
 @pytest.fixture(scope="module")
 def termhood():
-    table = {"gaussian splatting": "1356", "image": "9000", "splatting": "400", "citation": "40",
-             "graph transformer": "60", "alignment process": "30"}
+    table = ["gaussian splatting\t1356", "image\t9000", "splatting\t400", "citation\t40",
+             "graph transformer\t60", "alignment process\t30"]
     return Termhood(table, 10_000, min_df=5, max_word_share=0.1)
 
 

@@ -75,9 +75,10 @@ def document_frequencies(texts: Iterable[str], tokenizer: Tokenizer, min_df: int
 
 
 def write_table(path: Path, documents: int, counts: Counter[str], min_df: int) -> None:
-    """The table as gzipped TSV (deterministic bytes): a provenance header, then 'ngram<TAB>df' by df."""
+    """The table as gzipped TSV (deterministic bytes): a provenance header, then 'ngram<TAB>df' in
+    code-point order of the n-gram (the order Termhood looks rows up in)."""
     header = (f"# Document frequencies of 1-{MAX_N}-word n-grams in {documents} abstracts of the shared corpus\n"
               f"# (rows licensed {' or '.join(SHIPPABLE_LICENCES)}); lower-cased, last word singular, df >= {min_df}.\n"
               f"# documents\t{documents}\n")
-    body = "".join(f"{gram}\t{df}\n" for gram, df in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    body = "".join(f"{gram}\t{df}\n" for gram, df in sorted(counts.items()))
     path.write_bytes(gzip.compress((header + body).encode("utf8"), mtime=0))
