@@ -37,11 +37,12 @@ class ScientificTokenizer(Tokenizer):
         """Read the tokenizer's data files from `data_dir` (default: the package's extract/data/)."""
         data = DataFiles.read(Path(data_dir) if data_dir else DATA_DIR, (infixes, suffixes, token_match, special_cases))
         defaults = English.Defaults
+        rules = dict(self.rules)
+        self.rules = {}  # every setter below reloads all special cases: none while they run, then all once
         self.infix_finditer = compile_infix_regex(_english_infixes() + list(data.lines(infixes))).finditer
         self.suffix_search = compile_suffix_regex(list(defaults.suffixes) + list(data.lines(suffixes))).search
         self.token_match = compile_token_match(data.lines(token_match))
-        for special in data.lines(special_cases):
-            self.add_special_case(special, [{"ORTH": special}])
+        self.rules = {**rules, **{special: [{"ORTH": special}] for special in data.lines(special_cases)}}
 
 
 def _english_infixes() -> list[str]:
