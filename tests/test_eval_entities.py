@@ -6,6 +6,8 @@ import json
 
 import pytest
 from cli_helpers import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperkg.core.errors import PaperkgError
 from paperkg.extract.evaluate.benchmarks import read_benchmark, tdmsci_split
@@ -65,6 +67,21 @@ def test_score_counts_only_the_labels_a_benchmark_annotates_and_overlaps_by_labe
     assert result["exact"]["tp"] == 1 and result["exact"]["predicted"] == 2 and result["exact"]["gold"] == 2
     assert result["overlap"]["p"] == 1.0 and result["overlap"]["r"] == 1.0
     assert result["per_label"]["Dataset"]["tp"] == 0
+
+
+MENTIONS = st.sets(st.tuples(st.sampled_from(["d1", "d2"]), st.integers(0, 30), st.integers(1, 6),
+                              st.sampled_from(["Method", "Task"])).map(lambda m: (m[0], m[1], m[1] + m[2], m[3])),
+                    max_size=25)
+
+
+@given(MENTIONS, MENTIONS)
+def test_overlap_scores_are_the_share_of_mentions_overlapping_one_of_the_same_label(gold, predicted):
+    def share(mentions, others):
+        return sum(any(o[0] == m[0] and o[3] == m[3] and o[1] < m[2] and m[1] < o[2] for o in others)
+                   for m in mentions) / len(mentions) if mentions else 0.0
+
+    overlap = score(gold, predicted, ("Method", "Task"))["overlap"]
+    assert overlap["p"] == share(predicted, gold) and overlap["r"] == share(gold, predicted)
 
 
 def test_eval_entities_command_on_scier_dev(shared):

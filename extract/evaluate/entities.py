@@ -13,8 +13,10 @@ overlap match (same label, any token in common).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -93,19 +95,28 @@ def score(gold: Iterable[Mention], predicted: Iterable[Mention], labels: tuple[s
         "unlabelled": prf(len({m[:3] for m in gold} & {m[:3] for m in predicted}),
                           len({m[:3] for m in predicted}), len({m[:3] for m in gold})),
     }
-    by_gold, by_predicted = defaultdict(list), defaultdict(list)
-    for m in gold:
-        by_gold[(m[0], m[3])].append(m)
-    for m in predicted:
-        by_predicted[(m[0], m[3])].append(m)
-
-    def overlaps(m: Mention, others: list[Mention]) -> bool:
-        return any(o[1] < m[2] and m[1] < o[2] for o in others)
-
-    p = sum(overlaps(m, by_gold[(m[0], m[3])]) for m in predicted) / len(predicted) if predicted else 0.0
-    r = sum(overlaps(m, by_predicted[(m[0], m[3])]) for m in gold) / len(gold) if gold else 0.0
+    p = _share_overlapping(predicted, gold) if predicted else 0.0
+    r = _share_overlapping(gold, predicted) if gold else 0.0
     result["overlap"] = {"p": p, "r": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
     return result
+
+
+def _share_overlapping(mentions: set[Mention], others: set[Mention]) -> float:
+    """The share of `mentions` that overlap a mention of `others` with the same key and label: per
+    (key, label), `others` sorted by start with the running maximum of their ends, one bisection each."""
+    grouped: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for key, start, end, label in others:
+        grouped[(key, label)].append((start, end))
+    reach: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
+    for group, spans in grouped.items():
+        spans.sort()
+        reach[group] = ([start for start, _ in spans], list(accumulate((end for _, end in spans), max)))
+    found = 0
+    for key, start, end, label in mentions:
+        starts, ends = reach.get((key, label), ((), ()))
+        before = bisect_left(starts, end)  # the others that start before this mention ends
+        found += before > 0 and ends[before - 1] > start
+    return found / len(mentions)
 
 
 def run(nlp: Language, path: Path, fmt: str, *, split: str | None = "dev", mentions: str = "nodes") -> dict[str, Any]:
