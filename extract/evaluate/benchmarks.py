@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from spacy.tokens import Doc
@@ -47,16 +48,17 @@ class Record:
         return Doc(vocab, words=self.words, spaces=self.spaces, sent_starts=self.sent_starts)
 
 
-def read_benchmark(fmt: str, path: Path, split: str | None = None) -> list[Record]:
-    """The records of a benchmark file; TDMSci takes `split` ("train", "dev": its held-out part, None: all).
-    One sentence naming the file and line when the file is not in that layout."""
+def read_benchmark(fmt: str, path: Path, split: str | None = None, limit: int = 0) -> list[Record]:
+    """The records of a benchmark file (the first `limit` when > 0, read no further); TDMSci takes
+    `split` ("train", "dev": its held-out part, None: all). One sentence naming the file and line
+    when the file is not in that layout."""
     if fmt not in FORMATS:
         raise PaperkgError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}.")
     if not path.is_file():
         raise PaperkgError(f"{path}: no such file.")
     readers = {"scierc": read_scierc, "tdmsci": lambda p: read_tdmsci(p, split), "scier": read_scier}
     try:
-        return list(readers[fmt](path))
+        return list(islice(readers[fmt](path), limit or None))
     except (ValueError, KeyError, TypeError, IndexError) as error:
         raise PaperkgError(f"{path} is not a {fmt} file: {error}") from None
     except UnicodeDecodeError as error:

@@ -60,8 +60,7 @@ Teacher = Mapping[tuple[str, str], Spans]  # (source, key) -> teacher spans of t
 def records(benchmarks: Path, split: str, source: str, limit: int = 0) -> list[Record]:
     """A split of one source's records (the first `limit` when limit > 0)."""
     name, tdmsci_split = FILES[(split, source)]
-    found = read_benchmark(source, benchmarks / name, tdmsci_split)
-    return found[:limit] if limit else found
+    return read_benchmark(source, benchmarks / name, tdmsci_split, limit)
 
 
 def names_a_dataset(words: list[str], at_sentence_start: bool) -> bool:
