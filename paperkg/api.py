@@ -17,10 +17,15 @@ if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs the
     from spacy.language import Language
 
 
-@cache
-def load_pipeline(model: Path | None = None, rules_only: bool = False) -> Language:
+def load_pipeline(model: Path | str | None = None, rules_only: bool = False) -> Language:
     """The extraction pipeline (cached): the shipped one, or a trained model / saved pipeline directory;
     `rules_only` leaves the statistical model out."""
+    return _pipeline(Path(model).resolve() if model else None, bool(rules_only))
+
+
+@cache
+def _pipeline(model: Path | None, rules_only: bool) -> Language:
+    """One pipeline per (model, rules_only), however the caller spelt them (keyword, positional, str)."""
     from paperkg.extract import pipeline
 
     return pipeline.load_pipeline(model, rules_only=rules_only)

@@ -2,6 +2,7 @@
 with its data files, and a saved copy loads with plain spacy.load() in a fresh process."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -17,7 +18,7 @@ from paperkg.extract.pipeline import PIPELINE_CONFIG
 
 from cli_helpers import CORPUS
 
-TEXTS = [p for f in sorted(CORPUS.glob("*.txt")) for p in f.read_text(encoding="utf8").split("\n\n")[1:8]]
+TEXTS = [p for f in sorted(CORPUS.glob("*.txt")) for p in f.read_text(encoding="utf8").split("\n\n")[1:4]]
 
 
 def _lines(nlp: Language) -> list[str]:
@@ -33,13 +34,12 @@ def saved(tmp_path_factory):
 
 
 def test_saved_pipeline_reloads_to_identical_extractions(saved):
-    assert len(TEXTS) == 21
+    assert len(TEXTS) == 9
     assert _lines(spacy.load(saved)) == _lines(load_pipeline())
 
 
 def test_saved_pipeline_uses_its_own_data_files_not_the_package_ones(saved, tmp_path):
-    copy = tmp_path / "edited"
-    spacy.load(saved).to_disk(copy)
+    copy = shutil.copytree(saved, tmp_path / "edited")
     stop_phrases = copy / "paperkg_entities" / "stop_phrases.txt"
     stop_phrases.write_text(stop_phrases.read_text(encoding="utf8") + "cifar-10\n", encoding="utf8")
     text = "We evaluate FooNet on CIFAR-10."
@@ -76,3 +76,9 @@ def test_rules_only_pipeline_has_no_model_components():
     nlp = load_pipeline(rules_only=True)
     assert not {"tok2vec", "ner"} & set(nlp.pipe_names)
     assert "paperkg_entities" in nlp.pipe_names
+
+
+def test_the_cached_pipeline_is_one_however_it_is_asked_for():
+    assert load_pipeline() is load_pipeline(None, False) is load_pipeline(rules_only=False)
+    assert load_pipeline(rules_only=True) is load_pipeline(None, True)
+    assert load_pipeline(rules_only=True) is not load_pipeline()
