@@ -27,9 +27,9 @@ def compile_token_match(patterns: Iterable[str]) -> Callable[[str], Any]:
 
 
 class ScientificTokenizer(Tokenizer):
-    """English rules minus the letter-hyphen-letter split; `initialize` adds the infixes, suffixes,
-    whole-token patterns and special cases of its data files. spaCy saves and restores all of them
-    with the pipeline."""
+    """English rules minus the letter-hyphen-letter split; `initialize` adds English's special cases
+    and the infixes, suffixes, whole-token patterns and special cases of its data files. spaCy saves
+    and restores all of them with the pipeline."""
 
     def initialize(self, get_examples: Any = None, *, nlp: Language | None = None, data_dir: str | None = None,
                    infixes: str = "infixes.txt", suffixes: str = "suffixes.txt",
@@ -37,12 +37,12 @@ class ScientificTokenizer(Tokenizer):
         """Read the tokenizer's data files from `data_dir` (default: the package's extract/data/)."""
         data = DataFiles.read(Path(data_dir) if data_dir else DATA_DIR, (infixes, suffixes, token_match, special_cases))
         defaults = English.Defaults
-        rules = dict(self.rules)
         self.rules = {}  # every setter below reloads all special cases: none while they run, then all once
         self.infix_finditer = compile_infix_regex(_english_infixes() + list(data.lines(infixes))).finditer
         self.suffix_search = compile_suffix_regex(list(defaults.suffixes) + list(data.lines(suffixes))).search
         self.token_match = compile_token_match(data.lines(token_match))
-        self.rules = {**rules, **{special: [{"ORTH": special}] for special in data.lines(special_cases)}}
+        self.rules = {**defaults.tokenizer_exceptions,
+                      **{special: [{"ORTH": special}] for special in data.lines(special_cases)}}
 
 
 def _english_infixes() -> list[str]:
@@ -51,13 +51,15 @@ def _english_infixes() -> list[str]:
 
 @registry.tokenizers("paperkg.scientific_tokenizer.v1")
 def create_scientific_tokenizer() -> Callable[[Language], Tokenizer]:
-    """The scientific tokenizer; its data files are read by `nlp.initialize()` ([initialize.tokenizer])."""
+    """The scientific tokenizer; its special cases and data files come with `nlp.initialize()`
+    ([initialize.tokenizer]) or with the saved pipeline (`from_disk`): set here, each would be
+    loaded again by every setter those run."""
 
     def make(nlp: Language) -> Tokenizer:
         defaults = English.Defaults
         return ScientificTokenizer(
             nlp.vocab,
-            rules=dict(defaults.tokenizer_exceptions),
+            rules={},
             prefix_search=compile_prefix_regex(defaults.prefixes).search,
             suffix_search=compile_suffix_regex(defaults.suffixes).search,
             infix_finditer=compile_infix_regex(_english_infixes()).finditer,
