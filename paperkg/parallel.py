@@ -53,7 +53,7 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int) -> Iterator[tuple[str, str]]:
-    context = multiprocessing.get_context("spawn")  # no fork: the progress bar runs a thread
+    context = _worker_context()
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     try:
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
@@ -68,6 +68,16 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
     except BrokenProcessPool:
         raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
                            ExitCode.FAILED) from None
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a fork server that has imported spaCy and the pipeline code once (no fork of
+    this process: the progress bar runs a thread); spawn where there is no fork server (Windows)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel"])
+    return context
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:
