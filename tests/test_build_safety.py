@@ -135,7 +135,9 @@ def test_same_inputs_in_any_order_give_the_same_bytes(tmp_path):
 def test_kill_during_update_then_update_again_gives_a_clean_build(good_build, tmp_path):
     before = folder_bytes(good_build)
     new = write_papers(tmp_path / "in" / "b.jsonl", example_papers()[4:7])
-    args = ["build", str(new), "-o", str(good_build), "--update", "--no-model", "--jobs", "1"]
+    extracted = tmp_path / "b-extractions.jsonl"  # the killed update builds from these: no spaCy in the subprocess
+    run_cli("extract", str(new), "-o", str(extracted), "--no-model")
+    args = ["build", "--from-extractions", str(extracted), "-o", str(good_build), "--update"]
     killed = killed_build(args, "import paperkg.graph.exports as exports\nexports.write_json = die")
     assert killed.returncode == -9, killed.stderr
     assert (good_build / ".paperkg-staging").is_dir()  # what the kill left
@@ -148,17 +150,20 @@ def test_kill_during_update_then_update_again_gives_a_clean_build(good_build, tm
 
 
 def test_kill_while_outputs_are_replaced_is_finished_by_the_next_reader(good_build, tmp_path):
-    source = write_papers(tmp_path / "in" / "a.jsonl", example_papers()[:5])
+    """Killed between two renames of the commit (a build from saved extractions: the same commit, no spaCy)."""
+    source = tmp_path / "five.jsonl"
+    run_cli("extract", str(write_papers(tmp_path / "in" / "a.jsonl", example_papers()[:5])), "-o", str(source),
+            "--no-model")
     patch = ("real_replace = os.replace\n"
              "def replace(src, dst):\n"
              "    real_replace(src, dst)\n"
              "    if '.paperkg-commit/' in str(src):\n"
              "        die()\n"
              "os.replace = replace")
-    killed = killed_build(["build", str(source), "-o", str(good_build), "--no-model", "--jobs", "1"], patch)
+    killed = killed_build(["build", "--from-extractions", str(source), "-o", str(good_build)], patch)
     assert killed.returncode == -9, killed.stderr
     assert run_cli("stats", str(good_build / "graph.json"), "--json").returncode == 0
-    _build(str(source), "-o", str(tmp_path / "clean"))
+    run_cli("build", "--from-extractions", str(source), "-o", str(tmp_path / "clean"))
     assert folder_bytes(good_build) == folder_bytes(tmp_path / "clean")
     assert sorted(folder_bytes(good_build)) == sorted(OUTPUT_NAMES)
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 
 import networkx as nx
 import pytest
 
+from paperkg import read_records
 from paperkg.graph.exports import read_graphml, read_json
 
 from cli_helpers import run_cli
@@ -118,32 +120,35 @@ def test_graphml_reads_back_identical(built, graph):
     assert plain.number_of_edges() == graph.number_of_edges()
 
 
-def test_rebuild_and_update_change_nothing(built, corpus, tmp_path):
-    run_cli("build", str(corpus), "-o", str(tmp_path))
-    for name in ("graph.graphml", "graph.json", "graph.html", "extractions.jsonl"):
-        assert (tmp_path / name).read_bytes() == (built / name).read_bytes(), name
-    result = run_cli("build", str(corpus), "-o", str(tmp_path), "--update")
+def test_update_with_no_new_papers_changes_nothing(built, corpus, tmp_path):
+    out = shutil.copytree(built, tmp_path / "out")
+    result = run_cli("build", str(corpus), "-o", str(out), "--update")
     assert "0 new papers" in result.stdout
-    for name in ("graph.graphml", "graph.json", "extractions.jsonl"):
-        assert (tmp_path / name).read_bytes() == (built / name).read_bytes(), name
+    for name in ("graph.graphml", "graph.json", "graph.html", "extractions.jsonl"):
+        assert (out / name).read_bytes() == (built / name).read_bytes(), name
 
 
 def test_update_adds_only_new_papers(built, corpus, tmp_path):
     """An update extracts only the new papers and then equals a full build: a name takes the type of its
-    first mention in paper-id order, so a new paper may retype a node ('kernel regression')."""
+    first mention in paper-id order, so a new paper may retype a node ('kernel regression'). The first
+    build holds the first file's papers (from the full build's extraction lines, not extracted again)."""
     files = sorted(corpus.glob("*.txt"))
-    run_cli("build", str(files[0]), "-o", str(tmp_path))
-    first = read_json(tmp_path / "graph.json")
-    first_lines = (tmp_path / "extractions.jsonl").read_text(encoding="utf-8").splitlines()
-    result = run_cli("build", *map(str, files), "-o", str(tmp_path), "--update")
+    first_ids = {r.id for r in read_records(files[0])}
+    first_lines = [line for line in (built / "extractions.jsonl").read_text(encoding="utf-8").splitlines()
+                   if json.loads(line)["paper"]["id"] in first_ids]
+    (tmp_path / "first.jsonl").write_text("".join(line + "\n" for line in first_lines), encoding="utf-8")
+    out = tmp_path / "out"
+    run_cli("build", "--from-extractions", str(tmp_path / "first.jsonl"), "-o", str(out))
+    first = read_json(out / "graph.json")
+    result = run_cli("build", *map(str, files), "-o", str(out), "--update")
     assert f"{57 - len(first_lines)} new papers" in result.stdout
-    grown = read_json(tmp_path / "graph.json")
+    grown = read_json(out / "graph.json")
     papers = Counter(d["label"] for _, d in grown.nodes(data=True))["Paper"]
     assert papers == 57
     assert {n for n, d in first.nodes(data=True) if d["label"] == "Paper"} <= set(grown.nodes)
-    assert set(first_lines) <= set((tmp_path / "extractions.jsonl").read_text(encoding="utf-8").splitlines())
+    assert set(first_lines) <= set((out / "extractions.jsonl").read_text(encoding="utf-8").splitlines())
     for name in ("graph.graphml", "graph.json"):
-        assert (tmp_path / name).read_bytes() == (built / name).read_bytes(), name
+        assert (out / name).read_bytes() == (built / name).read_bytes(), name
 
 
 def test_stats_and_export(built, tmp_path):
@@ -173,10 +178,11 @@ def test_bad_lines_warn_and_exit_3(tmp_path):
     assert read_json(tmp_path / "out" / "graph.json").has_node("paper:a1")
 
 
-def test_thesaurus_merges_and_drops_at_build_time(corpus, tmp_path):
+def test_thesaurus_merges_and_drops_at_build_time(built, tmp_path):
     thesaurus = tmp_path / "thesaurus.tsv"
     thesaurus.write_text("label\treplace by\nGraph Transformers\tTransformer\nneural network\t\n")
-    run_cli("build", str(corpus), "-o", str(tmp_path / "out"), "--thesaurus", str(thesaurus))
+    run_cli("build", "--from-extractions", str(built / "extractions.jsonl"), "-o", str(tmp_path / "out"),
+            "--thesaurus", str(thesaurus))
     graph = read_json(tmp_path / "out" / "graph.json")
     assert "method:graph transformer" not in graph
     assert "method:neural network" not in graph

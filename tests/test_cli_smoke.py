@@ -16,10 +16,14 @@ def _paperkg() -> str:
 
 
 def test_installed_script_builds_a_file_and_answers_usage_mistakes(tmp_path):
-    source = sorted(CORPUS.glob("*.txt"))[0]
-    built = subprocess.run([_paperkg(), "build", str(source), "-o", str(tmp_path)], capture_output=True, text=True)
+    header, *abstracts = sorted(CORPUS.glob("*.txt"))[0].read_text(encoding="utf8").split("\n\n")
+    source = tmp_path / "three.txt"
+    source.write_text("\n\n".join([header, *abstracts[:3]]), encoding="utf8")
+    out = tmp_path / "out"
+    built = subprocess.run([_paperkg(), "build", str(source), "-o", str(out)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
-    assert {p.name for p in tmp_path.iterdir()} >= {"graph.json", "graph.graphml", "graph.html", "extractions.jsonl"}
+    assert "3 papers" in built.stdout
+    assert {p.name for p in out.iterdir()} >= {"graph.json", "graph.graphml", "graph.html", "extractions.jsonl"}
     version = subprocess.run([_paperkg(), "--version"], capture_output=True, text=True)
     assert version.stdout.strip() == f"paperkg {__version__}"
     mistake = subprocess.run([_paperkg(), "build"], capture_output=True, text=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from paperkg import read_records
-from paperkg.api import extract_records, load_pipeline
+from paperkg.api import load_pipeline
+from paperkg.core.schema import Extraction
 from paperkg.extract.entities import TERM_RULES
 from paperkg.extract.termhood import Termhood
 
@@ -57,8 +57,10 @@ def test_document_frequency_ignores_case_and_plural(termhood):
 
 
 @pytest.fixture(scope="module")
-def icml():
-    return list(extract_records(read_records(ROOT / "examples" / "icml2025")))
+def icml(built):
+    """The extraction records of the example corpus, as `paperkg build` wrote them."""
+    lines = (built / "extractions.jsonl").read_text(encoding="utf8").splitlines()
+    return [Extraction.from_json(line, f"extractions.jsonl:{number}") for number, line in enumerate(lines, 1)]
 
 
 def _norm(text: str | None) -> str:
