@@ -1,14 +1,20 @@
 """Shared fixtures: the example corpus, one in-process build of it, and the public data beside the repository."""
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 
 import pytest
 from cli_helpers import CORPUS, ROOT, run_cli
+from hypothesis import settings
 from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: F401 - the Neo4j tests' fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
+
+# Property tests try hypothesis's default 100 examples each; CI (scripts/test.sh) asks for more with
+# --hypothesis-profile ci.
+settings.register_profile("ci", max_examples=500)
 
 
 @pytest.fixture(scope="session")
@@ -18,9 +24,15 @@ def corpus() -> Path:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
-    """`paperkg build examples/icml2025 -o OUT` once per test session; returns OUT."""
-    out = tmp_path_factory.mktemp("build")
-    run_cli("build", str(CORPUS), "-o", str(out))
+    """`paperkg build examples/icml2025 -o OUT` once per test run; returns OUT. pytest-xdist workers
+    share it: the first to take the lock builds, the others wait and read (tests copy it to change it)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out = shared / "icml-build"
+    with open(shared / "icml-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "manifest.json").is_file():
+            run_cli("build", str(CORPUS), "-o", str(out))
     return out
 
 
@@ -37,3 +49,43 @@ def shared() -> Path:
             pytest.skip(message)
         pytest.fail(message)
     return SHARED
+
+
+def _training_wanted(config: pytest.Config) -> bool:
+    return bool(config.getoption("--training")) or "training" in (config.getoption("-m") or "")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--training", action="store_true",
+                     help="also run the `paperkg train` smoke run (marker `training`, about 10 s); "
+                          "a -m expression that names `training` selects it too")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The training smoke run only when asked for (scripts/test.sh asks)."""
+    deselected = [] if _training_wanted(config) else [item for item in items if item.get_closest_marker("training")]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item not in deselected]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under pytest-xdist (`-n`, on by default): a test module runs on one worker, so its module
+    fixtures are built once, and the Neo4j modules (tests/test_neo4j_*.py) share one worker, as they
+    share one database. (A scheduler, not xdist_group marks: pytest 9.2 drops the node-id suffix
+    that --dist loadgroup groups by, pytest-xdist issue #1386.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return "neo4j" if Path(module).name.startswith("test_neo4j_") else module
+
+    return ModuleScheduling(config, log)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if _training_wanted(config):
+        return None
+    return "the training smoke run is deselected: pass --training to run it (scripts/test.sh does)"

@@ -10,21 +10,20 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-import networkx as nx
 import pytest
-from neo4j import GraphDatabase
 
-from paperkg.cypher.rows import NODE_LABELS
-from paperkg.cypher.writer import PUSH_LABEL, Neo4jTarget
+if TYPE_CHECKING:  # conftest imports this module: the driver and NetworkX load when a Neo4j test runs
+    import networkx as nx
+
+    from paperkg.cypher.writer import Neo4jTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "neo4j.sh"
 BOLT_PORT = os.environ.get("NEO4J_BOLT_PORT", "7687")
 PASSWORD = os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j")
 OTHER_LABEL = "PaperkgTestOther"  # a label that is not paperkg's, for the --replace test
-_OURS = set(NODE_LABELS) | {PUSH_LABEL, OTHER_LABEL}
 
 
 def _script(command: str) -> subprocess.CompletedProcess:
@@ -37,6 +36,8 @@ def _script(command: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="session")
 def neo4j_target() -> Iterator[Neo4jTarget]:
     """A running Neo4j 5 on 127.0.0.1:NEO4J_BOLT_PORT and the settings to reach it."""
+    from paperkg.cypher.writer import Neo4jTarget
+
     was_running = _script("status").returncode == 0
     if not was_running:
         started = _script("start")
@@ -49,6 +50,8 @@ def neo4j_target() -> Iterator[Neo4jTarget]:
 
 def run_cypher(target: Neo4jTarget, text: str, **params) -> list[dict]:
     """Rows of one auto-commit query, as dicts (for test setup and assertions)."""
+    from neo4j import GraphDatabase
+
     with GraphDatabase.driver(target.uri, auth=(target.user, target.password),
                               notifications_min_severity="OFF") as driver:
         with driver.session(database=target.database) as session:
@@ -57,8 +60,11 @@ def run_cypher(target: Neo4jTarget, text: str, **params) -> list[dict]:
 
 def empty_database(target: Neo4jTarget) -> None:
     """Delete every node, unless the database holds labels other than paperkg's and the tests'."""
+    from paperkg.cypher.rows import NODE_LABELS
+    from paperkg.cypher.writer import PUSH_LABEL
+
     labels = {row["label"] for row in run_cypher(target, "CALL db.labels() YIELD label RETURN label")}
-    foreign = labels - _OURS
+    foreign = labels - set(NODE_LABELS) - {PUSH_LABEL, OTHER_LABEL}
     if foreign:
         pytest.fail(f"the Neo4j database at {target.uri} holds nodes labelled {sorted(foreign)}, "
                     "which the tests would delete; point NEO4J_BOLT_PORT at a test server.")
@@ -89,6 +95,8 @@ def replicate(graph: nx.MultiDiGraph, copies: int) -> nx.MultiDiGraph:
     Paper -> entity relationships multiply with the copies; entity -> entity ones stay, as in
     a larger corpus that keeps finding the same methods and tasks.
     """
+    import networkx as nx
+
     big = nx.MultiDiGraph()
     big.graph.update(graph.graph)
     big.add_nodes_from((node, data) for node, data in graph.nodes(data=True) if data["label"] != "Paper")
