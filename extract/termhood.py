@@ -26,8 +26,8 @@ class Termhood:
     """Looks phrases up in the corpus document-frequency table and says why one is not a term."""
 
     def __init__(self, rows: Iterable[str], documents: int, min_df: int, max_word_share: float) -> None:
-        # 'ngram<TAB>df' lines in code-point order, looked up by bisection: loading the 376k rows
-        # this way takes a tenth of the time a dict of them does, in every process that loads the pipeline.
+        # 'ngram<TAB>df' lines in code-point order, looked up by bisection: the 376k rows load in
+        # 0.15 s this way, 0.74 s as a dict, in every process that loads the pipeline.
         self.rows = sorted(rows)  # linear when already sorted, as corpus_stats.py writes the table
         self.documents = documents
         self.min_df = min_df
