@@ -10,4 +10,4 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e ".[test]"
 bash scripts/install-chromium.sh
 bash scripts/neo4j.sh install
-.venv/bin/python -m pytest --training --hypothesis-profile ci "$@"
+.venv/bin/python -m pytest --training "$@"

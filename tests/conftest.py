@@ -7,14 +7,9 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import CORPUS, ROOT, run_cli
-from hypothesis import settings
 from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: F401 - the Neo4j tests' fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
-
-# Property tests try hypothesis's default 100 examples each; CI (scripts/test.sh) asks for more with
-# --hypothesis-profile ci.
-settings.register_profile("ci", max_examples=500)
 
 
 @pytest.fixture(scope="session")
