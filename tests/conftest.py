@@ -1,13 +1,22 @@
 """Shared fixtures: the example corpus, one in-process build of it, and the public data beside the repository."""
 from __future__ import annotations
 
-import fcntl
 import os
-from pathlib import Path
+import sys
 
-import pytest
-from cli_helpers import CORPUS, ROOT, run_cli
-from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: F401 - the Neo4j tests' fixtures
+# Many containers (this machine too) set PYTHONDONTWRITEBYTECODE=1: then each of the suite's Python
+# processes (two workers, ~20 subprocesses, fork servers, Dask workers) compiles paperkg's modules
+# again and pytest rewrites every test module again: ~4 of the ~45 CPU seconds here. The suite
+# writes the usual __pycache__ folders (git ignores them), before importing anything below.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+import fcntl  # noqa: E402 - imports after the two lines above, so that they are cached too
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
+from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: E402, F401 - the Neo4j tests' fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
 
