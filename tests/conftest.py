@@ -12,6 +12,7 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import fcntl  # noqa: E402 - imports after the two lines above, so that they are cached too
+from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
@@ -66,11 +67,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The training smoke run only when asked for (scripts/test.sh asks)."""
+    """The training smoke run only when asked for (scripts/test.sh asks); then the scopes with the
+    most slow tests first (see `_slow_first`)."""
     deselected = [] if _training_wanted(config) else [item for item in items if item.get_closest_marker("training")]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = [item for item in items if item not in deselected]
+    _slow_first(items)
+
+
+def _scope(nodeid: str) -> str:
+    """What runs on one worker: a test module, or all Neo4j modules together (they share one database)."""
+    module = nodeid.split("::", 1)[0]
+    return "neo4j" if Path(module).name.startswith("test_neo4j_") else module
+
+
+def _slow_first(items: list[pytest.Item]) -> None:
+    """Scopes in descending number of slow tests (those marked slow, neo4j or browser), otherwise in
+    collection order: the workers start the long scopes and fill in with short ones, so they finish
+    together (xdist hands out scopes in this order, with --no-loadscope-reorder)."""
+    first_seen: dict[str, int] = {}
+    slow: Counter[str] = Counter()
+    for item in items:
+        scope = _scope(item.nodeid)
+        first_seen.setdefault(scope, len(first_seen))
+        slow[scope] += any(item.get_closest_marker(name) for name in ("slow", "neo4j", "browser"))
+    items.sort(key=lambda item: (-slow[_scope(item.nodeid)], first_seen[_scope(item.nodeid)]))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -83,8 +105,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return "neo4j" if Path(module).name.startswith("test_neo4j_") else module
+            return _scope(nodeid)
 
     return ModuleScheduling(config, log)
 

@@ -132,6 +132,7 @@ def test_same_inputs_in_any_order_give_the_same_bytes(tmp_path):
     assert folder_bytes(tmp_path / "one") == folder_bytes(tmp_path / "two")
 
 
+@pytest.mark.slow
 def test_kill_during_update_then_update_again_gives_a_clean_build(good_build, tmp_path):
     before = folder_bytes(good_build)
     new = write_papers(tmp_path / "in" / "b.jsonl", example_papers()[4:7])
@@ -149,6 +150,7 @@ def test_kill_during_update_then_update_again_gives_a_clean_build(good_build, tm
     assert len(ids) == len(set(ids)) == 7
 
 
+@pytest.mark.slow
 def test_kill_while_outputs_are_replaced_is_finished_by_the_next_reader(good_build, tmp_path):
     """Killed between two renames of the commit (a build from saved extractions: the same commit, no spaCy)."""
     source = tmp_path / "five.jsonl"

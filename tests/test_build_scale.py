@@ -30,6 +30,7 @@ def _same_graph(one, other):
         assert (one / name).read_bytes() == (other / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_jobs_2_writes_the_same_bytes_as_jobs_1(papers, one_job, tmp_path):
     out = tmp_path / "jobs2"
     run_cli("build", str(papers), "-o", str(out), "--no-model", "--jobs", "2", "--batch-size", "2")
@@ -56,6 +57,7 @@ def test_from_extractions_reports_a_paper_given_twice(one_job, tmp_path):
     _same_graph(one_job, tmp_path / "out")
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_of_two_workers_gives_the_same_graph_as_jobs_1(papers, one_job, tmp_path):
     pytest.importorskip("distributed")
     shards = tmp_path / "shards"

@@ -27,6 +27,7 @@ def _entity_with_acronym(graph, acronym):
     return [d for _, d in graph.nodes(data=True) if d.get("acronym") == acronym]
 
 
+@pytest.mark.slow
 def test_outputs_exist(built):
     for name in ("graph.graphml", "graph.json", "graph.html", "extractions.jsonl"):
         assert (built / name).stat().st_size > 0
@@ -128,6 +129,7 @@ def test_update_with_no_new_papers_changes_nothing(built, corpus, tmp_path):
         assert (out / name).read_bytes() == (built / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_update_adds_only_new_papers(built, corpus, tmp_path):
     """An update extracts only the new papers and then equals a full build: a name takes the type of its
     first mention in paper-id order, so a new paper may retype a node ('kernel regression'). The first

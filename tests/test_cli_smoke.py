@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from cli_helpers import CORPUS
 
 from paperkg import __version__
@@ -15,6 +16,7 @@ def _paperkg() -> str:
     return shutil.which("paperkg") or str(Path(sys.executable).with_name("paperkg"))
 
 
+@pytest.mark.slow
 def test_installed_script_builds_a_file_and_answers_usage_mistakes(tmp_path):
     header, *abstracts = sorted(CORPUS.glob("*.txt"))[0].read_text(encoding="utf8").split("\n\n")
     source = tmp_path / "three.txt"

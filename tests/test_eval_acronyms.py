@@ -145,6 +145,7 @@ def sdu_dev(shared):
     return shared / "benchmarks" / "sdu-acronyms" / "dev.json"
 
 
+@pytest.mark.slow
 def test_paperkg_beats_both_baselines_on_sdu_dev(sdu_dev):
     ours = run(sdu_dev)
     assert ours["scores"]["macro"]["f1"] >= 0.93

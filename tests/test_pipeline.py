@@ -33,6 +33,7 @@ def saved(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_saved_pipeline_reloads_to_identical_extractions(saved):
     assert len(TEXTS) == 9
     assert _lines(spacy.load(saved)) == _lines(load_pipeline())
@@ -48,6 +49,7 @@ def test_saved_pipeline_uses_its_own_data_files_not_the_package_ones(saved, tmp_
     assert {e.text for e in saved_doc.spans["entities"]} == {"FooNet"}
 
 
+@pytest.mark.slow
 def test_saved_pipeline_loads_in_a_fresh_process_through_the_entry_points(saved):
     code = ("import spacy, sys; nlp = spacy.load(sys.argv[1]); doc = nlp('We propose FooNet for image classification.'); "
             "print(sorted(e.text for e in doc.spans['entities']))")

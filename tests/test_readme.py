@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from cli_helpers import ROOT
 
 
+@pytest.mark.slow
 def test_python_api_example_runs(monkeypatch, capsys):
     readme = (ROOT / "README.md").read_text(encoding="utf8")
     section = readme[readme.index("**Python API**"):]
