@@ -24,7 +24,7 @@ from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import PaperRecord
 from paperkg.ingest.readers import WarningCollector
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.parallel import available_cores, batched, extraction_lines
+from paperkg.parallel import available_cores, batched, extraction_lines, worker_start_method
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -72,14 +72,17 @@ def _write_shard(folder: Path, name: str, future: Any, names: list[str]) -> int:
 
 @contextmanager
 def _client(address: str, workers: int) -> Iterator[Client]:
-    """A client of the scheduler at `address`, or of a LocalCluster of `workers` single-threaded processes."""
+    """A client of the scheduler at `address`, or of a LocalCluster of `workers` single-threaded processes
+    (started like --jobs workers: from a fork server where there is one, a second or so sooner each)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise PaperkgError("--dask needs Dask: pip install 'paperkg[dask]'.") from None
     if address == "local":
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, \
+        with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}), \
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                             silence_logs=logging.ERROR) as cluster, \
                 Client(cluster) as client:
             yield client
         return

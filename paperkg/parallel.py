@@ -70,13 +70,17 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
                            ExitCode.FAILED) from None
 
 
+def worker_start_method() -> str:
+    """How worker processes start: forked from a fork server, which imports what they share once (not a
+    fork of this process: the progress bar runs a thread); spawned where there is none (Windows)."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
 def _worker_context() -> multiprocessing.context.BaseContext:
-    """Workers forked from a fork server that has imported spaCy and the pipeline code once (no fork of
-    this process: the progress bar runs a thread); spawn where there is no fork server (Windows)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel"])
+    """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
+    context = multiprocessing.get_context(worker_start_method())
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel"])
     return context
 
 
