@@ -12,15 +12,15 @@ from cli_helpers import run_cli
 GRAPH_FILES = ("graph.json", "graph.graphml", "extractions.jsonl")
 
 
-@pytest.fixture
-def papers(tmp_path):
-    return write_papers(tmp_path / "in" / "papers.jsonl", example_papers()[:6])
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory):
+    return write_papers(tmp_path_factory.mktemp("in") / "papers.jsonl", example_papers()[:6])
 
 
-@pytest.fixture
-def one_job(papers, tmp_path):
-    """The reference: a --jobs 1 build of the six abstracts."""
-    out = tmp_path / "jobs1"
+@pytest.fixture(scope="module")
+def one_job(papers, tmp_path_factory):
+    """The reference, built once for the module and only read: a --jobs 1 build of the six abstracts."""
+    out = tmp_path_factory.mktemp("jobs1") / "out"
     run_cli("build", str(papers), "-o", str(out), "--no-model", "--jobs", "1")
     return out
 
