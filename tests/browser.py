@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+if TYPE_CHECKING:  # Playwright itself loads when a browser starts, not when the tests are collected
+    from playwright.sync_api import BrowserContext, Page
 
 EXECUTABLE = os.environ.get("PAPERKG_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,6 +39,8 @@ class PageLog:
 @contextmanager
 def chromium(width: int = 1400, height: int = 860) -> Iterator[BrowserContext]:
     """A headless Chromium with a fresh profile; closed (and its profile removed) on exit."""
+    from playwright.sync_api import sync_playwright
+
     if not Path(EXECUTABLE).exists():
         raise RuntimeError(f"{EXECUTABLE} not found: run scripts/install-chromium.sh (or set PAPERKG_CHROMIUM).")
     with tempfile.TemporaryDirectory(prefix="paperkg-chromium-") as profile, sync_playwright() as playwright:

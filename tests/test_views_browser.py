@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from browser import PageLog, chromium, open_page
-from playwright.sync_api import BrowserContext, Page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, synthetic_field
 
 from paperkg.viz.views import render_views
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
 
 pytestmark = pytest.mark.browser
 
