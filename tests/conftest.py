@@ -83,16 +83,23 @@ def _scope(nodeid: str) -> str:
 
 
 def _slow_first(items: list[pytest.Item]) -> None:
-    """Scopes in descending number of slow tests (those marked slow, neo4j or browser), otherwise in
-    collection order: the workers start the long scopes and fill in with short ones, so they finish
-    together (xdist hands out scopes in this order, with --no-loadscope-reorder)."""
+    """Scopes in descending number of slow tests (those marked slow, neo4j or browser), then of tests:
+    the workers start the long scopes and fill in with short ones, so they finish together (xdist
+    hands out scopes in this order, with --no-loadscope-reorder)."""
     first_seen: dict[str, int] = {}
     slow: Counter[str] = Counter()
+    tests: Counter[str] = Counter()
     for item in items:
         scope = _scope(item.nodeid)
         first_seen.setdefault(scope, len(first_seen))
         slow[scope] += any(item.get_closest_marker(name) for name in ("slow", "neo4j", "browser"))
-    items.sort(key=lambda item: (-slow[_scope(item.nodeid)], first_seen[_scope(item.nodeid)]))
+        tests[scope] += 1
+
+    def cost(item: pytest.Item) -> tuple[int, int, int]:
+        scope = _scope(item.nodeid)
+        return -slow[scope], -tests[scope], first_seen[scope]
+
+    items.sort(key=cost)
 
 
 @pytest.hookimpl(optionalhook=True)
