@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 
 python3 -m venv .venv-lowest
 .venv-lowest/bin/python -m pip install --quiet --upgrade pip uv
-.venv-lowest/bin/uv pip install --quiet --python .venv-lowest/bin/python --resolution lowest-direct -e ".[test]"
+.venv-lowest/bin/uv pip install --quiet --python .venv-lowest/bin/python --resolution lowest-direct --compile-bytecode -e ".[test]"
 .venv-lowest/bin/python -m pytest -m "not neo4j and not browser and not training" -p no:cacheprovider "$@"
