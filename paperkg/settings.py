@@ -36,7 +36,7 @@ class Settings:
 
     pipeline: Path | None = None       # a trained model or saved pipeline directory; None: the shipped one
     benchmarks: Path | None = None     # the public benchmarks (eval, train)
-    corpus: Path | None = None         # the unlabeled abstracts (train)
+    corpus: Path | None = None         # the shared abstracts, abstracts.jsonl.gz (train: the termhood table)
     neo4j_uri: str = "bolt://localhost:7687"
     neo4j_user: str = "neo4j"
     neo4j_password: str | None = None

@@ -111,8 +111,33 @@ def test_teachers_train_the_types_config_with_the_exp7_teacher_settings(tmp_path
 
 @pytest.fixture
 def inputs(shared) -> list[str]:
-    """The --benchmarks flag: the real benchmarks."""
-    return ["--benchmarks", str(shared / "benchmarks")]
+    """The --benchmarks and --corpus flags: the real benchmarks and shared abstracts."""
+    return ["--benchmarks", str(shared / "benchmarks"), "--corpus", str(shared / "corpus" / "abstracts" / "abstracts.jsonl.gz")]
+
+
+def test_termhood_step_counts_documents_per_ngram_in_shippable_abstracts_only(shared, tmp_path):
+    rows = [{"abstract": f"We train graph transformers on dataset {i}.", "license": "CC-BY-4.0"} for i in range(4)]
+    rows += [{"abstract": "Graph transformers, again.", "license": "CC0-1.0"}]
+    rows += [{"abstract": "Graph transformers and closed words.", "license": "CC-BY-NC-4.0"} for _ in range(5)]
+    corpus = write_abstracts(tmp_path / "abstracts.jsonl.gz", rows)
+    result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(shared / "benchmarks"),
+                     "--corpus", str(corpus), "--to-step", "termhood")
+    assert "[1/9] termhood: 3 n-grams in at least 5 of 5 CC BY / CC0 abstracts" in result.stderr
+    assert "copy it over extract/data/corpus_df.tsv.gz" in result.stderr
+    table = gzip.decompress((tmp_path / "out" / "data" / "corpus_df.tsv.gz").read_bytes()).decode()
+    assert table.splitlines()[2:] == ["# documents\t5", "graph\t5", "graph transformer\t5", "transformer\t5"]
+
+
+def test_missing_corpus_is_named_only_when_the_termhood_step_runs(shared, tmp_path, monkeypatch):
+    monkeypatch.delenv("PAPERKG_CORPUS", raising=False)
+    monkeypatch.chdir(tmp_path)  # no paperkg.toml here
+    benchmarks = ["--benchmarks", str(shared / "benchmarks")]
+    result = run_cli("train", str(tmp_path / "out"), *benchmarks, check=False)
+    assert result.returncode == 2 and "step termhood reads the shared abstracts" in result.stderr
+    result = run_cli("train", str(tmp_path / "out"), *benchmarks, "--corpus", str(tmp_path / "none.gz"), check=False)
+    assert result.returncode == 2 and "none.gz does not exist" in result.stderr
+    result = run_cli("train", str(tmp_path / "out"), *benchmarks, "--from-step", "types", check=False)
+    assert result.returncode == 2 and "step types needs" in result.stderr  # past the corpus check
 
 
 def test_missing_benchmarks_folder_is_named(tmp_path):
@@ -142,9 +167,10 @@ def test_train_smoke_run_gives_a_model_paperkg_loads_with_provenance(inputs, tmp
 
     out = tmp_path / "out"
     result = run_cli("train", str(out), *inputs, "--limit", "1", "--max-steps", "1", "--to-step", "corpus")
-    assert "[5/8] corpus:" in result.stderr and "[6/8]" not in result.stderr
+    assert "[1/9] termhood: " in result.stderr and "of 1 CC BY / CC0 abstracts" in result.stderr
+    assert "[6/9] corpus:" in result.stderr and "[7/9]" not in result.stderr
     result = run_cli("train", str(out), *inputs, "--limit", "1", "--max-steps", "1")  # resumes
-    assert "[5/8] corpus: done, skipped" in result.stderr and "[8/8] package: tok2vec" in result.stderr
+    assert "[6/9] corpus: done, skipped" in result.stderr and "[9/9] package: tok2vec" in result.stderr
     model = out / "model"
     meta = json.loads((model / "meta.json").read_text())
     assert meta["name"] == "paperkg_entities" and meta["seed"] == 0 and meta["version"] == "1.0.0"

@@ -1,5 +1,7 @@
-"""The recipe of the shipped entity model (extract/model/), step by step, from the public benchmarks
-and en_core_web_sm's tok2vec. `paperkg train` runs it; docs/TRAINING.md explains each step.
+"""The recipe of what paperkg ships learned from data, step by step: the termhood table
+(extract/data/corpus_df.tsv.gz) from the shared abstracts, and the entity model (extract/model/) from
+the public benchmarks and en_core_web_sm's tok2vec. `paperkg train` runs it; docs/TRAINING.md
+explains each step.
 
 Every step writes one output under OUTPUT_DIR, complete or not at all, so a run resumes: a step
 whose output exists is skipped. `from_step` redoes a step and the ones after it, using the outputs
@@ -10,13 +12,14 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import PaperkgError
-from paperkg.extract.training import corpus, teacher
+from paperkg.extract.training import corpus, corpus_stats, teacher
 from paperkg.extract.training.convert import convert
 from paperkg.extract.training.provenance import entity_model_meta, write_meta
 from paperkg.extract.training.registered import SM_PACKAGE
@@ -31,8 +34,9 @@ class Options:
 
     output: Path
     benchmarks: Path
+    corpus: Path | None = None  # the shared abstracts (abstracts.jsonl.gz), for the termhood table
     seed: int = 0
-    limit: int = 0       # > 0: the first `limit` records of each benchmark file
+    limit: int = 0       # > 0: the first `limit` records of each benchmark file and of the corpus
     max_steps: int = 0   # > 0: at most this many steps for every `spacy train`
     version: str = MODEL_VERSION
 
@@ -57,6 +61,17 @@ class TeacherSpec:
 TEACHERS = {"method": TeacherSpec("Method", ("scier", "scierc"), "tdmsci", 3000),
             "metric": TeacherSpec("Metric", ("tdmsci", "scierc"), "scier", 2000)}
 SCORED_ON = {"method": "scier", "metric": "tdmsci"}  # the dev set with the teacher's label picks its best step
+
+
+def _termhood(o: Options, out: Path) -> str:
+    from paperkg.extract.pipeline import load_pipeline
+
+    nlp = load_pipeline(rules_only=True)  # n-grams as the pipeline tokenizes them
+    min_df = nlp.get_pipe("paperkg_entities").min_df  # what the shipped config looks up (pipeline.cfg)
+    abstracts = islice(corpus_stats.shippable_abstracts(_corpus_file(o)), o.limit or None)
+    documents, counts = corpus_stats.document_frequencies(abstracts, nlp.tokenizer, min_df)
+    corpus_stats.write_table(out, documents, counts, min_df)
+    return f"{len(counts):,} n-grams in at least {min_df} of {documents:,} CC BY / CC0 abstracts"
 
 
 def _teacher_corpora(o: Options, out: Path) -> str:
@@ -124,6 +139,8 @@ class Step:
 
 
 STEPS = (
+    Step("termhood", "the termhood table: in how many CC BY / CC0 abstracts of the corpus each n-gram occurs",
+         "data/corpus_df.tsv.gz", (), _termhood),
     Step("teacher-corpora", "naive corpora for the teachers", "corpora/teachers", (), _teacher_corpora),
     Step("teacher-method", "train the Method teacher (SciER + SciERC)", "runs/teacher-method",
          ("teacher-corpora",), _train_teacher("method")),
@@ -148,16 +165,17 @@ def run(o: Options, from_step: str | None = None, to_step: str | None = None,
     """Run the steps up to `to_step` (default: all). Without `from_step` a step whose output exists is
     skipped (resume); with it, the steps before it are not run and it and the later ones are redone.
     Returns the model folder."""
-    check_inputs(o)
     first = _index(from_step, "--from-step") if from_step else 0
     last = _index(to_step, "--to-step") if to_step else len(STEPS) - 1
+    runs = [step for step in STEPS[first:last + 1] if from_step or not o.path(step.name).exists()]
+    check_inputs(o, runs)
     for number, step in enumerate(STEPS[:last + 1], 1):
         out = o.path(step.name)
         label = f"[{number}/{len(STEPS)}] {step.name}"
         if from_step and number - 1 < first:
             echo(f"{label}: not run (before --from-step {from_step})")
             continue
-        if out.exists() and not from_step:
+        if step not in runs:
             echo(f"{label}: done, skipped ({out} exists)")
             continue
         for need in step.needs:
@@ -173,11 +191,14 @@ def run(o: Options, from_step: str | None = None, to_step: str | None = None,
     return o.path("package")
 
 
-def check_inputs(o: Options) -> None:
-    """The inputs exist and the output folder is writable, or one sentence saying which is not."""
+def check_inputs(o: Options, runs: Sequence[Step]) -> None:
+    """The inputs of the steps that will run exist and the output folder is writable, or one sentence
+    saying which is not."""
     for split in ("train", "dev"):
         for source in ("scierc", "tdmsci", "scier"):
             _benchmark_file(o, corpus.FILES[(split, source)][0])
+    if any(step.name == "termhood" for step in runs):
+        _corpus_file(o)
     try:
         o.output.mkdir(parents=True, exist_ok=True)
         (o.output / ".writable").touch()
@@ -196,6 +217,15 @@ def _benchmark_file(o: Options, name: str) -> Path:
     if not path.is_file():
         raise PaperkgError(f"benchmark file {path} does not exist (set --benchmarks or PAPERKG_BENCHMARKS).")
     return path
+
+
+def _corpus_file(o: Options) -> Path:
+    if o.corpus is None:
+        raise PaperkgError("step termhood reads the shared abstracts (abstracts.jsonl.gz): pass --corpus, set "
+                           "PAPERKG_CORPUS, or set `corpus` in paperkg.toml (or start at --from-step teacher-corpora).")
+    if not o.corpus.is_file():
+        raise PaperkgError(f"corpus file {o.corpus} does not exist (set --corpus or PAPERKG_CORPUS).")
+    return o.corpus
 
 
 def _run_atomically(step: Step, o: Options, out: Path) -> str:
