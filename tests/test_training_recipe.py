@@ -136,6 +136,14 @@ def test_missing_corpus_is_named_only_when_the_termhood_step_runs(shared, tmp_pa
     assert result.returncode == 2 and "step termhood reads the shared abstracts" in result.stderr
     result = run_cli("train", str(tmp_path / "out"), *benchmarks, "--corpus", str(tmp_path / "none.gz"), check=False)
     assert result.returncode == 2 and "none.gz does not exist" in result.stderr
+    (tmp_path / "plain.jsonl.gz").write_text('{"abstract": "not gzipped"}\n')
+    result = run_cli("train", str(tmp_path / "out"), *benchmarks, "--corpus", str(tmp_path / "plain.jsonl.gz"),
+                     check=False)
+    assert result.returncode == 2 and "plain.jsonl.gz: not a gzipped JSON-lines file" in result.stderr
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "abstracts.jsonl.gz").write_bytes(gzip.compress(b'{"abstract": "one"}\n{"abstract": \n'))
+    result = run_cli("train", str(tmp_path / "out2"), *benchmarks, "--corpus", str(tmp_path / "folder"), check=False)
+    assert result.returncode == 2 and "folder/abstracts.jsonl.gz:2: not a JSON record" in result.stderr
     result = run_cli("train", str(tmp_path / "out"), *benchmarks, "--from-step", "types", check=False)
     assert result.returncode == 2 and "step types needs" in result.stderr  # past the corpus check
 

@@ -17,9 +17,11 @@ from pathlib import Path
 
 from spacy.tokenizer import Tokenizer
 
+from paperkg.core.errors import PaperkgError
 from paperkg.core.words import singular
 
 SHIPPABLE_LICENCES = ("CC-BY-4.0", "CC0")
+CORPUS_FILE = "abstracts.jsonl.gz"  # the shared corpus's file, looked for when a folder is given
 MAX_N = 4
 # Words that never start or end a term (they may sit inside one: "bag of words").
 BOUNDARY_STOPWORDS = frozenset(
@@ -34,9 +36,19 @@ def is_shippable(row: dict) -> bool:
 
 
 def shippable_rows(path: Path) -> Iterator[dict]:
-    """The rows of the shared corpus (abstracts.jsonl.gz) whose licence allows a shipped artefact."""
-    with gzip.open(path, "rt", encoding="utf8") as lines:
-        yield from filter(is_shippable, map(json.loads, lines))
+    """The rows of the shared corpus (abstracts.jsonl.gz) whose licence allows a shipped artefact; a
+    file that is not gzipped JSON lines stops with one sentence naming it (and the line)."""
+    try:
+        with gzip.open(path, "rt", encoding="utf8") as lines:
+            for number, line in enumerate(lines, 1):
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise PaperkgError(f"{path}:{number}: not a JSON record ({error.msg}).") from None
+                if isinstance(row, dict) and is_shippable(row):
+                    yield row
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise PaperkgError(f"{path}: not a gzipped JSON-lines file ({error}).") from None
 
 
 def shippable_abstracts(path: Path) -> Iterator[str]:

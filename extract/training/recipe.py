@@ -220,12 +220,15 @@ def _benchmark_file(o: Options, name: str) -> Path:
 
 
 def _corpus_file(o: Options) -> Path:
+    """The corpus file: --corpus itself, or the shared corpus's file in the folder it names."""
     if o.corpus is None:
-        raise PaperkgError("step termhood reads the shared abstracts (abstracts.jsonl.gz): pass --corpus, set "
-                           "PAPERKG_CORPUS, or set `corpus` in paperkg.toml (or start at --from-step teacher-corpora).")
-    if not o.corpus.is_file():
-        raise PaperkgError(f"corpus file {o.corpus} does not exist (set --corpus or PAPERKG_CORPUS).")
-    return o.corpus
+        raise PaperkgError(f"step termhood reads the shared abstracts ({corpus_stats.CORPUS_FILE}): pass --corpus, "
+                           "set PAPERKG_CORPUS, or set `corpus` in paperkg.toml (or start at --from-step "
+                           "teacher-corpora).")
+    path = o.corpus / corpus_stats.CORPUS_FILE if o.corpus.is_dir() else o.corpus
+    if not path.is_file():
+        raise PaperkgError(f"corpus file {path} does not exist (set --corpus or PAPERKG_CORPUS).")
+    return path
 
 
 def _run_atomically(step: Step, o: Options, out: Path) -> str:
