@@ -43,8 +43,13 @@ class RelType(str, Enum):
     MENTIONS = "MENTIONS"
     USED_FOR = "USED_FOR"
     EVALUATED_ON = "EVALUATED_ON"
+    TRAINED_ON = "TRAINED_ON"
+    BENCHMARK_FOR = "BENCHMARK_FOR"
     COMPARED_WITH = "COMPARED_WITH"
     IS_A = "IS_A"
+    SUBTASK_OF = "SUBTASK_OF"
+    PART_OF = "PART_OF"
+    SYNONYM_OF = "SYNONYM_OF"  # another name of the same thing: merges two names, never an edge
 
 
 class Role(str, Enum):
@@ -64,8 +69,33 @@ class Role(str, Enum):
 # Weakest first: a paper keeps one edge to an entity, of its strongest role.
 ROLE_STRENGTH: tuple[RelType, ...] = (RelType.MENTIONS, RelType.ADDRESSES, RelType.EVALUATES_ON, RelType.PROPOSES)
 PAPER_REL_TYPES: frozenset[RelType] = frozenset(ROLE_STRENGTH)
-ENTITY_REL_TYPES: tuple[RelType, ...] = (RelType.USED_FOR, RelType.EVALUATED_ON, RelType.COMPARED_WITH,
-                                         RelType.IS_A)
+
+_M, _T, _D = NodeLabel.METHOD, NodeLabel.TASK, NodeLabel.DATASET
+_SAME_LABEL = frozenset((label, label) for label in TERM_LABELS)
+
+# The (head, tail) labels each entity-entity relationship type allows; an edge outside them is never written.
+REL_ENDS: dict[RelType, frozenset[tuple[NodeLabel, NodeLabel]]] = {
+    RelType.USED_FOR: frozenset({(_M, _T), (_M, _M)}),
+    RelType.EVALUATED_ON: frozenset({(_M, _D)}),
+    RelType.TRAINED_ON: frozenset({(_M, _D)}),
+    RelType.BENCHMARK_FOR: frozenset({(_D, _T)}),
+    RelType.COMPARED_WITH: frozenset({(_M, _M)}),
+    RelType.IS_A: _SAME_LABEL,
+    RelType.SUBTASK_OF: frozenset({(_T, _T)}),
+    RelType.PART_OF: frozenset({(_M, _M)}),
+    RelType.SYNONYM_OF: _SAME_LABEL,
+}
+SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelType.SYNONYM_OF})
+# Entity-entity types in the graph, in legend order (SYNONYM_OF merges nodes instead).
+ENTITY_REL_TYPES: tuple[RelType, ...] = tuple(kind for kind in REL_ENDS if kind is not RelType.SYNONYM_OF)
+
+
+def relation_allowed(kind: RelType, head: NodeLabel | str, tail: NodeLabel | str) -> bool:
+    """Whether an entity-entity relation of this type may join a head and a tail of these labels."""
+    try:
+        return (NodeLabel(head), NodeLabel(tail)) in REL_ENDS.get(kind, frozenset())
+    except ValueError:
+        return False
 
 
 class Evidence(TypedDict):

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import networkx as nx
 
-from paperkg.core.schema import (ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Extraction, Mention,
-                                 NodeLabel, PaperRecord, RelType)
+from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Extraction,
+                                 Mention, NodeLabel, PaperRecord, RelType, relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -90,12 +90,20 @@ class GraphBuilder:
                     self._add_alias(target, item.text)
                     self._add_edge(item.paper_node, target, RelType.MENTIONS, item.evidence)
         self.pending.clear()
+        self._drop_misfit_relations()
         papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
                 data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
         add_metrics(self.graph)
         return self.graph
+
+    def _drop_misfit_relations(self) -> None:
+        """Remove entity-entity edges whose end labels their type does not allow (entity types are final now)."""
+        labels = self.graph.nodes(data="label")
+        misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
+                   if RelType(k) not in PAPER_REL_TYPES and not relation_allowed(RelType(k), labels[u], labels[v])]
+        self.graph.remove_edges_from(misfits)
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
         attrs = {"label": NodeLabel.PAPER.value, "key": pkey, "paper_id": paper.id, "abstract": paper.abstract,

@@ -14,13 +14,14 @@ from view_fixtures import (HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_
                            synthetic_field)
 
 from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import RelType
 from paperkg.graph.exports import write_json
 from paperkg.viz import papers_page
 from paperkg.viz.entity_map import index_entities, link_graph
 from paperkg.viz.labels import DRAW_THRESHOLD, label_fonts
 from paperkg.viz.layout import force_layout
 from paperkg.viz.selection import focus_entities, resolve_entity, select_entities, thin_links
-from paperkg.viz.style import RELATION_STYLES, year_colour
+from paperkg.viz.style import RELATION_STYLES, SHARED_PAPERS, year_colour
 from paperkg.viz.views import render_focus, render_views
 
 
@@ -178,6 +179,11 @@ def test_relationship_types_have_distinct_names_and_colours() -> None:
     assert RELATION_STYLES["EVALUATES_ON"].name == "paper evaluates on dataset"
     assert RELATION_STYLES["EVALUATED_ON"].name == "method evaluated on dataset"
     assert RELATION_STYLES["EVALUATED_ON"].dashed != RELATION_STYLES["EVALUATES_ON"].dashed
+
+
+def test_every_edge_type_of_the_schema_has_a_style_and_nothing_else_does() -> None:
+    drawn = {kind.value for kind in RelType if kind is not RelType.SYNONYM_OF}
+    assert set(RELATION_STYLES) - {SHARED_PAPERS} == drawn
 
 
 def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path) -> None:
