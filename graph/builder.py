@@ -9,14 +9,16 @@ from functools import lru_cache
 
 import networkx as nx
 
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Extraction,
-                                 Mention, NodeLabel, PaperRecord, RelType, relation_allowed)
+from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION,
+                                 SYMMETRIC_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord, RelType,
+                                 relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
+from .merge import MAX_EVIDENCE, merge_into, representative, union_groups
 from .metrics import add_metrics
 
-MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
+SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges two nodes only when at least this sure
 PAPER_FIELDS = ("title", "year", "venue", "url", "code_url", "source")
 
 
@@ -38,10 +40,13 @@ class GraphBuilder:
         self.by_name: dict[str, str] = {}
         self.by_acronym: dict[str, set[str]] = defaultdict(set)
         self.pending: list[_PendingAcronym] = []
+        self.synonyms: list[tuple[str, str, CompactEvidence]] = []
         self.evidence = EvidenceFactory()
         for key, data in self.graph.nodes(data=True):
             if data.get("label") != NodeLabel.PAPER:
                 self.by_name.setdefault(match_form(data["canonical"]), key)
+                for merged in data.get("merged_from", []):
+                    self.by_name.setdefault(match_form(canonical_name(merged.rsplit(" (", 1)[0], data["label"])), key)
                 if data.get("acronym"):
                     self.by_acronym[acronym_key(data["acronym"])].add(key)
 
@@ -63,17 +68,34 @@ class GraphBuilder:
         for mention, key in nodes:
             self._add_edge(pkey, key, strongest[key], evidence(paper.id, sentences[mention.sentence], mention.start,
                                                                mention.end, mention.source, mention.confidence))
-        for rel in record.relations:
-            head, tail = keys[rel.head], keys[rel.tail]
-            if head is not None and tail is not None and head != tail:
-                ends = (record.entities[rel.head], record.entities[rel.tail])
-                self._add_edge(head, tail, rel.type, evidence(
-                    paper.id, sentences[rel.sentence], min(e.start for e in ends), max(e.end for e in ends),
-                    rel.source, rel.confidence))
+        self._add_relations(record, keys, sentences)
         for item in record.undefined_acronyms:
             self.pending.append(_PendingAcronym(pkey, item.text, evidence(
                 paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6)))
         return True
+
+    def _add_relations(self, record: Extraction, keys: list[str | None], sentences: list[tuple[str, int, int]]) -> None:
+        """Entity-entity edges (symmetric types in key order; `papers` counts each paper once per edge);
+        SYNONYM_OF pairs wait for finalize, which merges them."""
+        touched: set[tuple[str, str, str]] = set()
+        for rel in record.relations:
+            head, tail = keys[rel.head], keys[rel.tail]
+            if head is None or tail is None or head == tail:
+                continue
+            ends = (record.entities[rel.head], record.entities[rel.tail])
+            evidence = self.evidence.make(record.paper.id, sentences[rel.sentence], min(e.start for e in ends),
+                                          max(e.end for e in ends), rel.source, rel.confidence)
+            if rel.type is RelType.SYNONYM_OF:
+                if rel.confidence >= SYNONYM_MIN_CONFIDENCE:
+                    self.synonyms.append((head, tail, evidence))
+                continue
+            if rel.type in SYMMETRIC_REL_TYPES:
+                head, tail = sorted((head, tail))
+            self._add_edge(head, tail, rel.type, evidence)
+            touched.add((head, tail, rel.type.value))
+        for edge in touched:
+            data = self.graph.edges[edge]
+            data["papers"] = data.get("papers", 0) + 1
 
     def add_all(self, records: Iterable[Extraction]) -> int:
         """Add many records; returns how many papers were new."""
@@ -90,6 +112,7 @@ class GraphBuilder:
                     self._add_alias(target, item.text)
                     self._add_edge(item.paper_node, target, RelType.MENTIONS, item.evidence)
         self.pending.clear()
+        self._merge_synonyms()
         self._drop_misfit_relations()
         papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
         for key, data in self.graph.nodes(data=True):
@@ -97,6 +120,24 @@ class GraphBuilder:
                 data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
         add_metrics(self.graph)
         return self.graph
+
+    def _merge_synonyms(self) -> None:
+        """Join the nodes SYNONYM_OF ties (same label only) into one, order independent: groups by union-find,
+        each into its node in the most papers."""
+        labels = self.graph.nodes(data="label")
+        support = {}
+        for head, tail, evidence in self.synonyms:
+            if head in self.graph and tail in self.graph and labels[head] == labels[tail]:
+                pair = (min(head, tail), max(head, tail))
+                support[pair] = min(support.get(pair, evidence), evidence, key=_evidence_order)
+        for group in union_groups(support):
+            keep = representative(self.graph, group)
+            for drop in group:
+                if drop != keep:
+                    pair = (min(keep, drop), max(keep, drop))
+                    merge_into(self.graph, keep, drop, "synonym", support.get(pair))
+                    self.by_name.update({form: keep for form, key in self.by_name.items() if key == drop})
+        self.synonyms.clear()
 
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow (entity types are final now)."""
@@ -154,6 +195,11 @@ class GraphBuilder:
         else:
             self.graph.add_edge(source, target, key=kind.value, type=kind.value, count=1,
                                 confidence=evidence.confidence, evidence=[evidence])
+
+
+def _evidence_order(evidence: CompactEvidence) -> tuple[str, int]:
+    """Which of two pieces of evidence for a merge is kept: the first paper, then the first position."""
+    return (evidence.paper, evidence.start)
 
 
 @lru_cache(maxsize=1 << 16)  # names repeat across papers

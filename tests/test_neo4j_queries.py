@@ -5,6 +5,7 @@ from the abstracts (FLeRM, ResGen) that any correct build keeps.
 """
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -133,13 +134,56 @@ def test_method_neighbourhood(neo4j_target, icml):
     assert {"ImageNet"} <= expected
 
 
+def _typed(graph: nx.MultiDiGraph, kind: str) -> list[tuple[str, str, dict]]:
+    """(source, target, attributes) of the entity-entity edges of one type."""
+    return [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == kind]
+
+
+def _most_linked(graph: nx.MultiDiGraph, ends: list[str]) -> str:
+    """The node at the most of these edge ends whose name no other node shares (so a lookup by name is exact)."""
+    names = Counter(d["name"].lower() for _, d in graph.nodes(data=True))
+    counts = Counter(n for n in ends if names[graph.nodes[n]["name"].lower()] == 1)
+    assert counts, "the example build has no such relation"
+    return max(sorted(counts), key=counts.__getitem__)
+
+
 def test_methods_for_task(neo4j_target, icml):
-    uses = sorted((icml.nodes[t]["name"], m) for m, t, key in icml.edges(keys=True) if key == "USED_FOR"
-                  and any(k == "PROPOSES" for _, _, k in icml.in_edges(m, keys=True)))
-    task, method = uses[0]
-    rows = run(neo4j_target, "methods_for_task", task=task)
-    assert icml.nodes[method]["name"] in {row["method"] for row in rows}
-    assert all(row["task"] == task and row["paper"] for row in rows)
+    uses = [(m, t, d) for m, t, d in _typed(icml, "USED_FOR") if icml.nodes[t]["label"] == "Task"]
+    task = _most_linked(icml, [t for _, t, _ in uses])
+    expected = {(icml.nodes[m]["name"], d["papers"]) for m, t, d in uses if t == task}
+    rows = run(neo4j_target, "methods_for_task", task=icml.nodes[task]["name"])
+    assert {(row["method"], row["papers"]) for row in rows} == expected
+    assert all(row["sentence"] and row["paper"] for row in rows)
+    assert [row["papers"] for row in rows] == sorted((row["papers"] for row in rows), reverse=True)
+
+
+def test_benchmarks_for_task(neo4j_target, icml):
+    by_task: dict[str, set[str]] = {}
+    for d, t, _ in _typed(icml, "BENCHMARK_FOR"):
+        by_task.setdefault(t, set()).add(d)
+    for m, t, _ in _typed(icml, "USED_FOR"):
+        by_task.setdefault(t, set()).update(linked(icml, m, "EVALUATED_ON"))
+    task = _most_linked(icml, [t for t, datasets in by_task.items() for _ in datasets if icml.nodes[t]["label"] == "Task"])
+    rows = run(neo4j_target, "benchmarks_for_task", task=icml.nodes[task]["name"])
+    assert {row["dataset"] for row in rows} == {icml.nodes[d]["name"] for d in by_task[task]}
+    assert all(row["via"] and row["sentence"] for row in rows)
+
+
+def test_compared_with(neo4j_target, icml):
+    pairs = _typed(icml, "COMPARED_WITH")
+    method = _most_linked(icml, [n for u, v, _ in pairs for n in (u, v)])
+    expected = {(icml.nodes[v if u == method else u]["name"], d["papers"]) for u, v, d in pairs if method in (u, v)}
+    rows = run(neo4j_target, "compared_with", method=icml.nodes[method]["name"])
+    assert {(row["compared_with"], row["papers"]) for row in rows} == expected
+
+
+def test_parts_and_kinds(neo4j_target, icml):
+    edges = [(u, v, k, d) for k in ("PART_OF", "IS_A", "SUBTASK_OF") for u, v, d in _typed(icml, k)]
+    entity = _most_linked(icml, [n for u, v, _, _ in edges for n in (u, v)])
+    expected = {(k, "out" if u == entity else "in", icml.nodes[v if u == entity else u]["name"])
+                for u, v, k, _ in edges if entity in (u, v)}
+    rows = run(neo4j_target, "parts_and_kinds", name=icml.nodes[entity]["name"])
+    assert {(row["relation"], row["direction"], row["other"]) for row in rows} == expected
 
 
 def test_methods_sharing_datasets(neo4j_target, icml):

@@ -36,3 +36,38 @@ def test_the_builder_drops_edges_whose_ends_their_type_does_not_allow() -> None:
     graph: nx.MultiDiGraph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:foonet", "EVALUATED_ON", "dataset:imagenet")]
+
+
+def _record(paper: str, text: str, entities: list[Mention], relations: list[Relation]) -> Extraction:
+    return Extraction(PaperRecord(id=paper, abstract=text), [text], entities, relations=relations)
+
+
+def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() -> None:
+    text = "FooNet is compared with BarNet."
+    foo, bar = _mention("FooNet", NodeLabel.METHOD, 0), _mention("BarNet", NodeLabel.METHOD, 24)
+    builder = GraphBuilder()
+    builder.add(_record("p1", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.7)]))
+    builder.add(_record("p2", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 1, 0, 0, "model", 0.9),
+                                                 Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.8)]))
+    graph = builder.finalize()
+    [(u, v, data)] = [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == "COMPARED_WITH"]
+    assert (u, v) == ("method:barnet", "method:foonet")
+    assert (data["papers"], data["count"], data["confidence"]) == (2, 3, 0.9)
+
+
+def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merge() -> None:
+    text = "ViT, also called Vision Transformer, is used for image classification."
+    vit, long_form = _mention("ViT", NodeLabel.METHOD, 0), _mention("Vision Transformer", NodeLabel.METHOD, 17)
+    task = _mention("image classification", NodeLabel.TASK, 50)
+    relations = [Relation(RelType.SYNONYM_OF, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
+    other = _record("p2", "Vision Transformer works.", [_mention("Vision Transformer", NodeLabel.METHOD, 0)], [])
+    for order in ([_record("p1", text, [vit, long_form, task], relations), other],
+                  [other, _record("p1", text, [vit, long_form, task], relations)]):
+        builder = GraphBuilder()
+        builder.add_all(order)
+        graph = builder.finalize()
+        node = graph.nodes["method:vision transformer"]
+        assert "method:vit" not in graph
+        assert "ViT" in node["aliases"] and node["merged_from"] == ["ViT (synonym)"]
+        assert node["merge_papers"] == ["p1"] and node["papers"] == 2
+        assert graph.has_edge("method:vision transformer", "task:image classification", key="USED_FOR")

@@ -1,7 +1,7 @@
 """The entity map behind graph.html: entities linked by the papers they share and by typed relations.
 
-Two entities are linked when a paper mentions both or a typed relation (USED_FOR, EVALUATED_ON,
-COMPARED_WITH, IS_A) ties them; a link's `papers` counts the distinct papers behind it. The
+Two entities are linked when a paper mentions both or a typed relation (core.schema.ENTITY_REL_TYPES)
+ties them with enough confidence; a link's `papers` counts the distinct papers behind it. The
 index is built once from the paperkg graph; maps over any subset of entities come from it.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from itertools import combinations
 
 import networkx as nx
 
+from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.viz.style import SHARED_PAPERS
 
 ENTITY_LABELS = ("Method", "Task", "Dataset", "Metric")
@@ -68,8 +69,10 @@ class EntityIndex:
         return round(sum(year * n for year, n in counts.items()) / total, 2) if total else None
 
 
-def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS) -> EntityIndex:
-    """Index the entities of `graph` with the given labels by paper, relation and year."""
+def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS,
+                   min_confidence: float = MIN_RELATION_CONFIDENCE) -> EntityIndex:
+    """Index the entities of `graph` with the given labels by paper, relation and year; typed relations
+    whose best evidence is less sure than `min_confidence` are left out of the map."""
     wanted = set(labels)
     label_of = dict(graph.nodes(data="label"))
     papers_of: dict[str, set[str]] = {node: set() for node, label in label_of.items() if label in wanted}
@@ -81,7 +84,7 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
         if label_of.get(source) == "Paper":
             papers_of[target].add(source)
             entities_of[source].add(target)
-        elif source in papers_of and source != target:
+        elif source in papers_of and source != target and data.get("confidence", 1.0) >= min_confidence:
             pair = (min(source, target), max(source, target))
             evidence = {f"paper:{ev['paper']}" for ev in data.get("evidence", [])
                         if ev.get("paper") and f"paper:{ev['paper']}" in graph}

@@ -9,6 +9,7 @@ MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
 FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
 SIZE_METRICS = ("papers", "degree", "pagerank")
 COLOUR_SCHEMES = ("type", "community", "year")
+MIN_RELATION_CONFIDENCE = 0.5  # the map draws a typed relation when its best sentence is at least this sure
 ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric", "Concept")
 
 
