@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files, read_manifest, verify
-from paperkg.core.output_folder import OutputTransaction, check_output_folder
+from paperkg.core.output_folder import OutputTransaction, check_output_folder, checked_output
 from paperkg.core.schema import Extraction
 from paperkg.extraction_store import ExtractionStore
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
@@ -208,7 +208,10 @@ def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path
                 report(str(item), "holds no .jsonl extraction files")
             files += files_outside(found, output, report)
         else:
-            files += [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+            found = [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+            for path in found:
+                checked_output(path)  # a saved extraction file its folder's manifest lists must match it
+            files += found
     return files
 
 

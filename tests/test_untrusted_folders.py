@@ -109,3 +109,16 @@ def test_extraction_shards_named_outside_their_folder_are_refused(tmp_path):
     result = run_cli("build", "--from-extractions", str(shards), "-o", str(tmp_path / "out"), check=False)
     _refused(result, _victim(tmp_path))
     assert "not one of paperkg's output files" in result.stderr
+
+
+def test_from_extractions_refuses_a_file_its_folders_manifest_rejects(tmp_path):
+    out = tmp_path / "out"
+    run_cli("build", str(write_papers(tmp_path / "in.jsonl", example_papers()[:2])), "-o", str(out), "--no-model")
+    extractions = out / "extractions.jsonl"
+    lines = extractions.read_text().splitlines()
+    record = json.loads(lines[0])
+    record["paper"]["title"] = "Tampered"
+    extractions.write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")
+    result = run_cli("build", "--from-extractions", str(extractions), "-o", str(tmp_path / "again"), check=False)
+    assert result.returncode == 2 and "differs from what the build wrote" in result.stderr
+    assert not (tmp_path / "again").exists()
