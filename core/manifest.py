@@ -57,12 +57,14 @@ class Manifest:
     inputs: list[dict[str, Any]] = field(default_factory=list)  # {"path", "size", "sha256"}, sorted
     papers: int = 0
     build_id: str = ""
+    mode: str = ""  # what extracted the lines: "rules" (--no-model), "model NAME VERSION", "" unknown
+
 
     def to_json(self) -> str:
         """The manifest as JSON text, keys sorted; the build id is the hash of everything else."""
         body = {"files": {name: {"size": entry.size, "sha256": entry.sha256} for name, entry in sorted(self.files.items())},
                 "inputs": sorted(self.inputs, key=lambda item: (item["path"], item["sha256"])),
-                "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION}
+                "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION, **({"mode": self.mode} if self.mode else {})}
         self.build_id = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf8")).hexdigest()[:16]
         return json.dumps({**body, "build_id": self.build_id}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
 
@@ -99,7 +101,7 @@ def read_manifest(folder: Path) -> Manifest | None:
                                  "(or the folder) and build again.")
         files = {name: FileEntry(int(entry["size"]), str(entry["sha256"])) for name, entry in data["files"].items()}
         return Manifest(files=files, inputs=list(data["inputs"]), papers=int(data["papers"]),
-                        build_id=str(data["build_id"]))
+                        build_id=str(data["build_id"]), mode=str(data.get("mode", "")))
     except UnsafeManifest:
         raise
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
