@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,10 @@ MANIFEST = "manifest.json"
 MANIFEST_KEY = "paperkg_manifest"
 MANIFEST_VERSION = 1
 _CHUNK = 1 << 20
+# The only files a manifest may name: a build's outputs and extract --dask's shards. A manifest or commit
+# is input from whoever made the folder; a name outside this list (a path, `..`) is never moved or deleted.
+OUTPUT_FILES = frozenset({"extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "papers.html"})
+_SHARD = re.compile(r"part-[0-9]{5,9}\.jsonl")
 
 
 class OutputMismatch(PaperkgError):
@@ -25,6 +30,15 @@ class OutputMismatch(PaperkgError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, ExitCode.USAGE)
+
+
+class UnsafeManifest(OutputMismatch):
+    """A manifest naming a file that is not one of paperkg's outputs: the folder is refused as it is."""
+
+
+def is_output_name(name: object) -> bool:
+    """A plain file name from paperkg's fixed list of outputs (no separator, no `..`, not absolute)."""
+    return isinstance(name, str) and (name in OUTPUT_FILES or _SHARD.fullmatch(name) is not None)
 
 
 @dataclass(frozen=True)
@@ -43,12 +57,14 @@ class Manifest:
     inputs: list[dict[str, Any]] = field(default_factory=list)  # {"path", "size", "sha256"}, sorted
     papers: int = 0
     build_id: str = ""
+    mode: str = ""  # what extracted the lines: "rules" (--no-model), "model NAME VERSION", "" unknown
+
 
     def to_json(self) -> str:
         """The manifest as JSON text, keys sorted; the build id is the hash of everything else."""
         body = {"files": {name: {"size": entry.size, "sha256": entry.sha256} for name, entry in sorted(self.files.items())},
                 "inputs": sorted(self.inputs, key=lambda item: (item["path"], item["sha256"])),
-                "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION}
+                "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION, **({"mode": self.mode} if self.mode else {})}
         self.build_id = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf8")).hexdigest()[:16]
         return json.dumps({**body, "build_id": self.build_id}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
 
@@ -78,10 +94,17 @@ def read_manifest(folder: Path) -> Manifest | None:
         data = json.loads(path.read_text(encoding="utf8"))
         if data.get(MANIFEST_KEY) != MANIFEST_VERSION:
             raise ValueError(f"manifest version {data.get(MANIFEST_KEY)!r}")
+        unsafe = sorted(repr(name) for name in data["files"] if not is_output_name(name))
+        if unsafe:
+            raise UnsafeManifest(f"{path} names {unsafe[0]}, which is not one of paperkg's output files, so the "
+                                 "folder is refused and nothing in it was moved or deleted; remove that manifest "
+                                 "(or the folder) and build again.")
         files = {name: FileEntry(int(entry["size"]), str(entry["sha256"])) for name, entry in data["files"].items()}
         return Manifest(files=files, inputs=list(data["inputs"]), papers=int(data["papers"]),
-                        build_id=str(data["build_id"]))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+                        build_id=str(data["build_id"]), mode=str(data.get("mode", "")))
+    except UnsafeManifest:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise OutputMismatch(f"{path} is not a readable paperkg manifest ({error}); build the folder "
                              "again.") from None
 

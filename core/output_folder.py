@@ -15,7 +15,7 @@ from pathlib import Path
 from types import TracebackType
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, read_manifest, verify
+from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, UnsafeManifest, read_manifest, verify
 
 STAGING = ".paperkg-staging"
 COMMIT = ".paperkg-commit"
@@ -56,6 +56,9 @@ class OutputTransaction:
             self._lock_fd = _lock(self.folder)
             recover(self.folder)
             self.staging.mkdir()
+        except UnsafeManifest:
+            self._release()
+            raise
         except BlockingIOError:
             self._release()
             raise PaperkgError(f"-o {self.folder}: another paperkg build is writing to this folder; wait for it "
@@ -81,7 +84,7 @@ class OutputTransaction:
                  traceback: TracebackType | None) -> None:
         try:
             if not self._committed:
-                shutil.rmtree(self.staging, ignore_errors=True)
+                _remove_own_folder(self.staging)
                 if self._created and not any(self.folder.iterdir()):
                     self.folder.rmdir()
         finally:
@@ -100,16 +103,17 @@ class OutputTransaction:
 def recover(folder: Path) -> None:
     """Finish a commit that a kill interrupted and remove a staging folder no build is using
     (the caller holds the folder's lock)."""
-    if (folder / COMMIT).is_dir():
+    _previous_files(folder)  # a folder whose manifest names foreign files is refused before anything moves
+    if (folder / COMMIT).is_dir() or (folder / COMMIT).is_symlink():
         _roll_forward(folder)
-    shutil.rmtree(folder / STAGING, ignore_errors=True)
+    _remove_own_folder(folder / STAGING)
 
 
 def checked_output(path: Path) -> None:
     """Before reading a build's output file: finish an interrupted commit in its folder, then refuse
     the file if the folder's manifest lists it with another size or sha256."""
     folder = path.parent
-    if (folder / COMMIT).is_dir():
+    if (folder / COMMIT).is_dir() or (folder / COMMIT).is_symlink():
         try:
             fd = _lock(folder)
         except BlockingIOError:
@@ -131,11 +135,14 @@ def _roll_forward(folder: Path) -> None:
     """Move the committed files into place, the manifest last, remove files of the previous set that
     the new one lacks (shards), and remove the commit folder."""
     commit = folder / COMMIT
-    manifest = read_manifest(commit) if (commit / MANIFEST).is_file() else None
+    if commit.is_symlink():
+        raise UnsafeManifest(f"{commit} is a symbolic link, not a folder paperkg made, so the folder is refused and "
+                             "nothing was moved; remove the link and build again.")
+    manifest = read_manifest(commit) if _regular_file(commit / MANIFEST) else None
     if manifest is not None:
         previous = _previous_files(folder)
         for name in sorted(manifest.files):
-            if (commit / name).is_file():
+            if _regular_file(commit / name):
                 os.replace(commit / name, folder / name)
         os.replace(commit / MANIFEST, folder / MANIFEST)
         for name in sorted(previous - set(manifest.files)):
@@ -144,10 +151,25 @@ def _roll_forward(folder: Path) -> None:
     _fsync(folder)
 
 
+def _regular_file(path: Path) -> bool:
+    """A file that is not a symbolic link (a link in a commit could bring in a file from anywhere)."""
+    return path.is_file() and not path.is_symlink()
+
+
+def _remove_own_folder(path: Path) -> None:
+    """Remove a staging folder paperkg made; a symbolic link by that name is removed, never followed."""
+    if path.is_symlink():
+        path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def _previous_files(folder: Path) -> set[str]:
     """The files the folder's current manifest lists (none when it is missing or unreadable)."""
     try:
         manifest = read_manifest(folder)
+    except UnsafeManifest:
+        raise
     except OutputMismatch:
         return set()
     return set(manifest.files) if manifest else set()

@@ -7,7 +7,8 @@ is a parameter. Only rows the server lacks or holds with other properties are se
 (paperkg.cypher.changes), so pushing the same graph twice sends nothing the second time and an
 interrupted push is completed by the next one. Each push is recorded as a (:PaperkgPush {seq})
 node and every node and relationship carries `first_push` (set once), `last_push` (the last
-push that wrote it) and `paperkg_hash` (its properties' hash).
+push that wrote it), `paperkg_hash` (its properties' hash, paperkg's marker) and `paperkg_keys` (the
+properties it set: a push replaces those and keeps the ones users added).
 """
 from __future__ import annotations
 
@@ -33,22 +34,26 @@ DEFAULT_BATCH_SIZE = 2000
 PUSH_LABEL = "PaperkgPush"
 _ANY_LABEL = "|".join(NODE_LABELS)
 
+_OWNED_KEYS = "paperkg_keys"  # the properties paperkg set on a node or relationship (the rest are the user's)
+# `+=` keeps properties users added in Neo4j; keys paperkg set before and no longer has are removed.
+_OWN_PROPERTIES = f"""
+WITH {{var}}, row, coalesce({{var}}.first_push, $push) AS first_push,
+     [k IN coalesce({{var}}.{_OWNED_KEYS}, []) WHERE NOT k IN keys(row.props)] AS gone
+SET {{var}} += row.props
+SET {{var}}.first_push = first_push, {{var}}.last_push = $push, {{var}}.{{hash}} = row.hash,
+    {{var}}.{_OWNED_KEYS} = keys(row.props)
+FOREACH (k IN gone | REMOVE {{var}}[k])
+"""
 _NODE_MERGE = """
 UNWIND $rows AS row
 MERGE (n:{label} {{key: row.key}})
-WITH n, row, coalesce(n.first_push, $push) AS first_push
-SET n = row.props
-SET n.first_push = first_push, n.last_push = $push, n.{hash} = row.hash
-"""
+""" + _OWN_PROPERTIES.format(var="n", hash="{hash}")
 _REL_MERGE = """
 UNWIND $rows AS row
 MATCH (s:{source} {{key: row.source}})
 MATCH (t:{target} {{key: row.target}})
 MERGE (s)-[r:{rel_type}]->(t)
-WITH r, row, coalesce(r.first_push, $push) AS first_push
-SET r = row.props
-SET r.first_push = first_push, r.last_push = $push, r.{hash} = row.hash
-"""
+""" + _OWN_PROPERTIES.format(var="r", hash="{hash}")
 _START_PUSH = f"""
 OPTIONAL MATCH (p:{PUSH_LABEL})
 WITH coalesce(max(p.seq), 0) + 1 AS seq
@@ -57,15 +62,21 @@ CREATE (push:{PUSH_LABEL} {{seq: seq, started_at: datetime(), source: $source,
 RETURN seq
 """
 _FINISH_PUSH = f"MATCH (p:{PUSH_LABEL} {{seq: $push}}) SET p.completed_at = datetime()"
-# Relationships first, then nodes: one DETACH DELETE batch that holds the big entities would
-# carry most of the graph's relationships (and their evidence text) in a single transaction.
+# Only what carries paperkg's marker (its hash property): another application's nodes and relationships
+# under the same labels stay. Relationships first, then nodes: one DETACH DELETE batch that holds the
+# big entities would carry most of the graph's relationships (and their evidence text) in one transaction.
 _DELETE_PAPERKG = (f"""
-MATCH (:{_ANY_LABEL})-[r]->()
+MATCH (:{_ANY_LABEL})-[r]->() WHERE r.{HASH_PROPERTY} IS NOT NULL
 CALL (r) {{ DELETE r }} IN TRANSACTIONS OF $batch ROWS
 """, f"""
-MATCH (n:{_ANY_LABEL})
+MATCH (n:{_ANY_LABEL}) WHERE n.{HASH_PROPERTY} IS NOT NULL
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF $batch ROWS
 """)
+# Nodes under paperkg's labels with a key but without its marker: another application's, never adopted.
+_FOREIGN_KEYS = f"""
+MATCH (n:{_ANY_LABEL}) WHERE n.{HASH_PROPERTY} IS NULL AND n.key IS NOT NULL
+RETURN [label IN labels(n) WHERE label IN $labels][0] AS label, collect(n.key) AS keys
+"""
 # One query for all labels and one for all types: on a fresh server every new query text costs a
 # second or more of Cypher planning, which is most of a small first push.
 _COUNT_LABELS = f"""
@@ -180,10 +191,24 @@ def apply_schema(driver: Driver, database: str) -> None:
 
 
 def delete_paperkg_nodes(driver: Driver, database: str, batch_size: int) -> None:
-    """Detach-delete every node with one of paperkg's labels, in batches; nothing else."""
+    """Delete paperkg's relationships, then detach-delete its nodes (those carrying its marker), in batches."""
     with driver.session(database=database) as session:
         for statement in _DELETE_PAPERKG:
             session.run(statement, batch=batch_size).consume()
+
+
+def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, rows: GraphRows) -> None:
+    """A node of another application under a paperkg label with a key paperkg pushes is an error, not
+    overwritten."""
+    with driver.session(database=target.database) as session:
+        foreign = {label: set(keys) for label, keys in session.run(_FOREIGN_KEYS, labels=list(NODE_LABELS)).values()}
+    for label, label_rows in rows.nodes.items():
+        clash = sorted(foreign.get(label, set()) & {row["key"] for row in label_rows})
+        if clash:
+            raise PaperkgError(f"{_describe(target)} holds a :{label} node with key {clash[0]!r} that paperkg did not "
+                               f"push (it has no {HASH_PROPERTY}), and paperkg does not overwrite another "
+                               "application's data: remove or re-key that node, or push to another --database.",
+                               ExitCode.SERVER)
 
 
 def _run_batch(tx: ManagedTransaction, query: str, rows: list[dict[str, Any]], push: int) -> None:
@@ -248,7 +273,8 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int =
                on_batch: Callable[[int], None] | None = None) -> PushReport:
     """Push `graph` to `target` and check the server's counts against it.
 
-    `replace` first deletes every node with a paperkg label (other nodes stay). Raises
+    `replace` first deletes the nodes and relationships paperkg pushed (other data stays); a push sets
+    the properties paperkg owns and keeps those users added. Raises
     PaperkgError(ExitCode.SERVER) for connection, credential and database errors and
     CountMismatch (ExitCode.MISMATCH) when the server does not hold what was sent.
     """
@@ -258,6 +284,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int =
     rows = graph_rows(graph)
     with open_driver(target, "; a push cut short is completed by pushing again") as driver:
         apply_schema(driver, target.database)
+        refuse_foreign_nodes(driver, target, rows)
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size)
         changes = Changes(rows) if replace else changed_rows(driver, target.database, rows)

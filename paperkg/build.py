@@ -7,6 +7,7 @@ outputs as they were, or the new ones complete.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import time
 from collections import Counter
@@ -22,12 +23,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import PaperkgError
-from paperkg.core.manifest import Manifest, describe_files, read_manifest, verify
-from paperkg.core.output_folder import OutputTransaction, check_output_folder
+from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
+from paperkg.core.output_folder import OutputTransaction, check_output_folder, checked_output
 from paperkg.core.schema import Extraction
 from paperkg.extraction_store import ExtractionStore
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.ingest.readers import WarningCollector
+from paperkg.ingest.readers import WarningCollector, display_name
 from paperkg.viz.options import MAP_FILE, PAPERS_FILE
 
 if TYPE_CHECKING:
@@ -92,14 +93,21 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     warnings = WarningCollector()
     report = reporter(options.extract.strict, warnings)
     summary = BuildSummary()
+    mode = "" if options.from_extractions else extraction_mode(options.extract)
     with OutputTransaction(options.output) as out:
         store = ExtractionStore(out.staging / SPOOL)
-        earlier_inputs, known = _previous_build(options.output, store) if options.update else ([], set())
+        earlier, known = _previous_build(options.output, store, mode) if options.update else (None, set())
+        earlier_inputs = earlier.inputs if earlier else []
+        stale: set[str] = set()
         if options.from_extractions:
             files = extraction_files(options.inputs, options.output, report)
             summary.papers_new, summary.papers_skipped = _add_extraction_files(store, files, known)
         else:
             files = files_outside(options.inputs, options.output, report)
+            if options.update:
+                earlier_inputs, stale = _changed_inputs(files, earlier_inputs, options.output / EXTRACTIONS)
+                store.drop(stale)
+                known -= stale
             counts = ReadCounts()
             lines = _extract(files, options.extract, known, warnings, counts)
             for paper_id, line in with_progress(lines, console, "extracting"):
@@ -107,7 +115,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
             summary.papers_new, summary.papers_skipped = len(store) - len(known), counts.known
         store.close()
         summary.warnings = list(warnings)
-        if summary.papers_new == 0:
+        if summary.papers_new == 0 and not stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
         step = time.perf_counter()
@@ -117,7 +125,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         inputs = input_set(files, earlier_inputs)
         _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
         manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
-                            papers=_count_papers(graph))
+                            papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
     summary.build_id = manifest.build_id
     summary.written = [options.output / name for name in OUTPUTS]
@@ -174,22 +182,71 @@ def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warn
                          batch_size=settings.batch_size)
 
 
-def _previous_build(folder: Path, store: ExtractionStore) -> tuple[list[dict[str, Any]], set[str]]:
-    """For --update: the earlier build's input set and paper ids, its extraction lines added to `store`;
+def _previous_build(folder: Path, store: ExtractionStore, mode: str) -> tuple[Manifest | None, set[str]]:
+    """For --update: the earlier build's manifest and paper ids, its extraction lines added to `store`;
     its extraction lines and graph must match its manifest (a damaged graph.json is refused, naming
-    the file; graph.html and graph.graphml are written anew and may have been re-rendered)."""
+    the file; graph.html and graph.graphml are written anew and may have been re-rendered), and it must
+    have been extracted the way this run extracts."""
     from paperkg.graph.exports import read_graph
 
     manifest = read_manifest(folder)
     if manifest is not None:
         verify(folder, manifest, (EXTRACTIONS, JSON))
+        if manifest.mode and mode and manifest.mode != mode:
+            raise PaperkgError(f"--update: {folder} was extracted with {_mode_name(manifest.mode)} and this run "
+                               f"extracts with {_mode_name(mode)}; a graph mixing the two is built by neither, so "
+                               f"extract the same way or build {folder} again without --update.")
     elif (folder / JSON).is_file():
         read_graph(folder / JSON)  # a folder from before manifests: at least the graph must read
     else:
         raise PaperkgError(f"--update needs an earlier build in {folder}, but {folder / JSON} does not exist.")
     if not (folder / EXTRACTIONS).is_file():
         raise PaperkgError(f"--update needs {folder / EXTRACTIONS} from the earlier build; build {folder} again.")
-    return (manifest.inputs if manifest else []), store.add_file(folder / EXTRACTIONS)
+    return manifest, store.add_file(folder / EXTRACTIONS)
+
+
+def extraction_mode(settings: ExtractSettings) -> str:
+    """What extracts this run's lines, for the manifest: "rules" (--no-model) or the model's name and version."""
+    if not settings.use_model:
+        return "rules"
+    from paperkg.extract.pipeline import DEFAULT_MODEL
+
+    folder = settings.model or DEFAULT_MODEL
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf8"))
+        return f"model {meta['name']} {meta['version']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"model {folder.resolve()}"
+
+
+def _mode_name(mode: str) -> str:
+    return "the rules only (--no-model)" if mode == "rules" else f"the {mode.removeprefix('model ')} model"
+
+
+def _changed_inputs(files: list[Path], earlier: list[dict[str, Any]],
+                    extractions: Path) -> tuple[list[dict[str, Any]], set[str]]:
+    """For --update: the earlier input set without the entries of this run's files (they are recorded
+    anew), and the ids of the papers read from the files whose sha256 changed since (re-extracted;
+    an edited paragraph without an id has a new id, so its old version must go)."""
+    paths = {str(path) for path in files}
+    changed = {item["path"] for item in earlier if item["path"] in paths} - {
+        str(path) for path in files if {"path": str(path), **_entry(path)} in earlier}
+    kept = [item for item in earlier if item["path"] not in paths]
+    if not changed:
+        return kept, set()
+    names = {display_name(Path(path)) for path in changed}
+    stale = set()
+    with open(extractions, encoding="utf8") as handle:
+        for line in handle:
+            paper = json.loads(line)["paper"]
+            if str(paper.get("source") or "").rpartition(":")[0] in names:
+                stale.add(str(paper["id"]))
+    return kept, stale
+
+
+def _entry(path: Path) -> dict[str, Any]:
+    entry = digest(path)
+    return {"size": entry.size, "sha256": entry.sha256}
 
 
 def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path]:
@@ -208,7 +265,10 @@ def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path
                 report(str(item), "holds no .jsonl extraction files")
             files += files_outside(found, output, report)
         else:
-            files += [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+            found = [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+            for path in found:
+                checked_output(path)  # a saved extraction file its folder's manifest lists must match it
+            files += found
     return files
 
 

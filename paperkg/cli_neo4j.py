@@ -49,6 +49,10 @@ def make_target(settings: Settings) -> Neo4jTarget:
     if scheme not in URI_SCHEMES:
         raise PaperkgError(f"--uri {settings.neo4j_uri!r} is not a Neo4j URI: it must start with one of "
                            f"{', '.join(s + '://' for s in URI_SCHEMES)}.")
+    settings.check_password_destination()
+    notice = settings.server_notice()
+    if notice:
+        print(notice, file=sys.stderr)
     password = settings.neo4j_password
     if password is None:
         if not sys.stdin.isatty():

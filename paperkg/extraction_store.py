@@ -58,6 +58,11 @@ class ExtractionStore:
                 offset += len(data)
         return ids
 
+    def drop(self, paper_ids: set[str]) -> None:
+        """Forget the lines of these papers (an --update re-extracts them from a changed input)."""
+        if paper_ids:
+            self._entries = [entry for entry in self._entries if entry.paper_id not in paper_ids]
+
     def close(self) -> None:
         """Close the spool (the lines stay readable through sorted_lines)."""
         self._spool.close()

@@ -1,17 +1,21 @@
-"""Settings: the model, data paths and Neo4j connection, from the environment, then a config file,
-then command-line flags (each later source overrides the earlier ones).
+"""Settings: the model, data paths and Neo4j connection, from a config file, then the environment,
+then command-line flags (each later source overrides the earlier ones, as in pip and git).
 
 Environment: PAPERKG_PIPELINE, PAPERKG_BENCHMARKS, PAPERKG_CORPUS, NEO4J_URI, NEO4J_USERNAME,
 NEO4J_PASSWORD, NEO4J_DATABASE. Config file (TOML): the file named by PAPERKG_CONFIG, else
 ./paperkg.toml, else ~/.config/paperkg/config.toml, with top-level `pipeline`, `benchmarks`,
 `corpus` and a `[neo4j]` table (`uri`, `user`, `password`, `database`). Relative paths in the
 file are read relative to the file.
+
+A ./paperkg.toml is found, not named: it comes with whatever folder the user is in (a cloned
+repository), so the Neo4j settings it gives are named on stderr, and the password the user gave
+elsewhere is never sent to a server only that file names.
 """
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +32,7 @@ _ENVIRONMENT = {"pipeline": "PAPERKG_PIPELINE", "benchmarks": "PAPERKG_BENCHMARK
                 "neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME", "neo4j_password": "NEO4J_PASSWORD",
                 "neo4j_database": "NEO4J_DATABASE"}
 _PATHS = ("pipeline", "benchmarks", "corpus")
+_SERVER = ("neo4j_uri", "neo4j_user", "neo4j_password", "neo4j_database")
 
 
 @dataclass(frozen=True)
@@ -42,10 +47,34 @@ class Settings:
     neo4j_password: str | None = None
     neo4j_database: str = "neo4j"
     config_file: Path | None = None    # the file that was read, if any
+    config_found: bool = False         # that file is ./paperkg.toml, found in the working directory
+    sources: dict[str, str] = field(default_factory=dict, compare=False)  # setting -> "flag", a variable, "file"
 
     def with_flags(self, **flags: Any) -> Settings:
         """These settings overridden by the flags that were given (None: not given)."""
-        return replace(self, **{name: value for name, value in flags.items() if value is not None})
+        given = {name: value for name, value in flags.items() if value is not None}
+        return replace(self, **given, sources={**self.sources, **dict.fromkeys(given, "flag")})
+
+    def server_notice(self) -> str | None:
+        """A line for stderr when the Neo4j settings in use come from a ./paperkg.toml the user did not name."""
+        from_file = [name.removeprefix("neo4j_") for name in _SERVER if self.sources.get(name) == "file"]
+        if not (self.config_found and from_file):
+            return None
+        return f"paperkg: Neo4j {', '.join(from_file)} from {self.config_file} (found in the working directory)"
+
+    def check_password_destination(self) -> None:
+        """Refuse to send a password given by flag, environment or prompt to a server named only by a found
+        ./paperkg.toml (a file that came with the folder, not from the user)."""
+        if not (self.config_found and self.sources.get("neo4j_uri") == "file"):
+            return
+        if self.sources.get("neo4j_password") == "file":
+            return  # that file's own credentials, for that file's server
+        given = _ENVIRONMENT["neo4j_password"] if self.sources.get("neo4j_password") == "environment" else (
+            "--password" if self.neo4j_password is not None else "the password prompt")
+        raise PaperkgError(f"{self.config_file}, found in the working directory, names the Neo4j server "
+                           f"{self.neo4j_uri!r}, and paperkg does not send the password from {given} to a server "
+                           f"only a found file names; pass --uri, set {_ENVIRONMENT['neo4j_uri']}, or name the "
+                           f"file with PAPERKG_CONFIG.")
 
     def require(self, name: str, flag: str) -> Any:
         """A setting that must have a value, or an error saying how to give one."""
@@ -57,19 +86,24 @@ class Settings:
 
 
 def load_settings(environ: dict[str, str] | None = None, cwd: Path | None = None) -> Settings:
-    """Settings from the environment, then the config file (flags are applied by the caller)."""
+    """Settings from the config file, then the environment (flags are applied by the caller)."""
     environ = dict(os.environ if environ is None else environ)
-    values: dict[str, Any] = {name: environ[var] for name, var in _ENVIRONMENT.items() if environ.get(var)}
-    config_file = _config_file(environ, cwd or Path.cwd())
-    if config_file is not None:
-        values.update(_read_config(config_file))
+    cwd = cwd or Path.cwd()
+    config_file = _config_file(environ, cwd)
+    values: dict[str, Any] = _read_config(config_file) if config_file is not None else {}
+    sources = dict.fromkeys(values, "file")
+    for name, var in _ENVIRONMENT.items():
+        if environ.get(var):
+            values[name], sources[name] = environ[var], "environment"
     for name in _PATHS:
         if name in values:
             values[name] = Path(values[name]).expanduser()
-    return Settings(**values, config_file=config_file)
+    found = config_file is not None and not environ.get("PAPERKG_CONFIG") and config_file == cwd / CONFIG_FILE_NAME
+    return Settings(**values, config_file=config_file, config_found=found, sources=sources)
 
 
 def _config_file(environ: dict[str, str], cwd: Path) -> Path | None:
+    """The file PAPERKG_CONFIG names, else ./paperkg.toml, else the user's own config file, if any."""
     named = environ.get("PAPERKG_CONFIG")
     if named:
         path = Path(named).expanduser()

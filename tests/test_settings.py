@@ -17,14 +17,15 @@ def test_environment_alone(tmp_path):
     assert settings.neo4j_user == "neo4j" and settings.pipeline is None and settings.config_file is None
 
 
-def test_config_file_overrides_the_environment_and_flags_override_both(tmp_path):
-    (tmp_path / "paperkg.toml").write_text('benchmarks = "bench"\n[neo4j]\nuri = "bolt://file:7687"\n')
+def test_the_environment_overrides_the_config_file_and_flags_override_both(tmp_path):
+    (tmp_path / "paperkg.toml").write_text('benchmarks = "bench"\n[neo4j]\nuri = "bolt://file:7687"\nuser = "u"\n')
     settings = load_settings(ENV, cwd=tmp_path)
-    assert settings.neo4j_uri == "bolt://file:7687"
-    assert settings.benchmarks == (tmp_path / "bench").resolve()
+    assert settings.neo4j_uri == "bolt://env:7687" and settings.neo4j_user == "u"
+    assert settings.benchmarks == Path("/data/env")
     assert settings.neo4j_password == "from-env"
+    assert load_settings({}, cwd=tmp_path).benchmarks == (tmp_path / "bench").resolve()
     flagged = settings.with_flags(neo4j_uri="bolt://flag:7687", neo4j_user=None)
-    assert flagged.neo4j_uri == "bolt://flag:7687" and flagged.neo4j_user == "neo4j"
+    assert flagged.neo4j_uri == "bolt://flag:7687" and flagged.neo4j_user == "u"
 
 
 def test_paperkg_config_names_the_file(tmp_path):
