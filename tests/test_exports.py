@@ -48,8 +48,8 @@ def test_csv_cells_that_start_like_a_formula_are_neutralised(tmp_path: Path, lea
     write_csv(graph_with(formula, formula, formula), tmp_path)
     nodes = list(csv.DictReader((tmp_path / "nodes.csv").open(encoding="utf8", newline="")))
     edges = list(csv.DictReader((tmp_path / "edges.csv").open(encoding="utf8", newline="")))
-    paper = next(row for row in nodes if row["label"] == "Paper")
-    method = next(row for row in nodes if row["label"] == "Method")
+    paper = next(row for row in nodes if row["node_type"] == "Paper")
+    method = next(row for row in nodes if row["node_type"] == "Method")
     assert paper["title"] == paper["name"] == paper["aliases"] == f"'{formula}"
     assert method["name"] == f"'{formula}" and method["aliases"] == f"'{formula}|m"
     assert edges[0]["evidence_sentence"] == f"'{formula}"
