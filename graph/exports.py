@@ -34,6 +34,7 @@ from .interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WE
 from .stream_writers import sorted_edges, write_node_link_json
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
+GRAPH_FILE = "graph.json"  # what a build's output folder stands for
 # CSV columns in the order of Gephi's spreadsheet import (Id, Label; Source, Target, Kind, Weight), then
 # the rest sorted; the abstract, evidence lists and Cytoscape's duplicate name are left to the other formats.
 NODE_CSV_FIRST = ("id", NODE_LABEL, NODE_TYPE, "name")
@@ -67,12 +68,25 @@ def read_json(path: Path) -> nx.MultiDiGraph:
     return graph
 
 
-def read_graph(path: Path) -> nx.MultiDiGraph:
-    """graph.json or graph.graphml as written by paperkg; one sentence naming the file when it is missing,
-    unreadable, not a paperkg graph of this schema, or not the file its folder's manifest lists."""
+def graph_path(path: Path) -> Path:
+    """The graph file a user names: the file itself, or a build's output folder's graph.json; one
+    sentence saying what to name when there is none."""
     path = Path(path)
+    if path.is_dir():
+        if not (path / GRAPH_FILE).is_file():
+            raise PaperkgError(f"{path} is a folder without {GRAPH_FILE}: name a paperkg build's output folder "
+                               "or its graph.json.")
+        return path / GRAPH_FILE
     if not path.is_file():
-        raise PaperkgError(f"{path}: no such file.")
+        raise PaperkgError(f"{path}: no such file; name a graph.json, a graph.graphml or a build's output folder.")
+    return path
+
+
+def read_graph(path: Path) -> nx.MultiDiGraph:
+    """graph.json or graph.graphml as written by paperkg (a build's output folder means its graph.json);
+    one sentence naming the file when it is missing, unreadable, not a paperkg graph of this schema,
+    or not the file its folder's manifest lists."""
+    path = graph_path(path)
     checked_output(path)
     try:
         return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)

@@ -80,6 +80,10 @@ class ExportFormat(str, Enum):
     CSV = "csv"
 
 
+GraphArgument = Annotated[Path, typer.Argument(
+    help="A saved graph: graph.json, graph.graphml, or the build's output folder.", show_default=False)]
+
+
 class SizeBy(str, Enum):
     """Entity size in graph.html."""
 
@@ -229,27 +233,34 @@ def extract(
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
 
-@app.command(epilog="Example:\n\n  paperkg export out/graph.json --format gexf -o out/graph.gexf")
+@app.command(epilog="Examples:\n\n  paperkg export out/ -o out/graph.gexf\n\n"
+                    "  paperkg export out/graph.json --map -o out/map.graphml\n\n"
+                    "  paperkg export out/ --format csv -o out/csv/")
 def export(
-    graph_file: Annotated[Path, typer.Argument(help="A saved graph: graph.json or graph.graphml.", show_default=False)],
-    format: Annotated[ExportFormat, typer.Option("--format", "-f", help="Output format.")] = ExportFormat.GRAPHML,
+    graph_file: GraphArgument,
+    format: Annotated[Optional[ExportFormat], typer.Option(
+        "--format", "-f", case_sensitive=False, show_default=False,
+        help="Output format (default: from the -o file's extension, else graphml).")] = None,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="Output file (a directory for csv).", show_default=False)] = None,
+        "--output", "-o", show_default=False,
+        help="Output file (.graphml, .gexf, .json), or a folder (csv: nodes.csv and edges.csv; the others: "
+             "graph.<format> or map.<format> in it). Default: beside the graph.")] = None,
+    entity_map: Annotated[bool, typer.Option(
+        "--map", help="Export the entity map graph.html draws (entities, links with paper counts and typed "
+                      "relations, communities, positions) instead of the knowledge graph.")] = False,
 ) -> None:
-    """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv)."""
-    from paperkg.graph import exports
+    """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
+    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
+    from paperkg.cli_export import export_target, write_export
 
-    graph = exports.read_graph(graph_file)
-    target = output or (graph_file.parent if format is ExportFormat.CSV else graph_file.with_suffix(f".{format.value}"))
-    writers = {ExportFormat.GRAPHML: exports.write_graphml, ExportFormat.GEXF: exports.write_gexf,
-               ExportFormat.JSON: exports.write_json, ExportFormat.CSV: exports.write_csv}
-    writers[format](graph, target)
-    err.print(f"wrote {escape(str(target))}")
+    chosen, target = export_target(graph_file, format and format.value, output, entity_map)
+    for path in write_export(graph_file, chosen, target, entity_map):
+        err.print(f"wrote {escape(str(path))}")
 
 
 @app.command(epilog="Example:\n\n  paperkg stats out/graph.json --top 15")
 def stats(
-    graph_file: Annotated[Path, typer.Argument(help="A saved graph: graph.json or graph.graphml.", show_default=False)],
+    graph_file: GraphArgument,
     top: Annotated[int, typer.Option(min=1, help="How many top entities to list.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:

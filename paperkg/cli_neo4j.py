@@ -172,7 +172,7 @@ def register(app: typer.Typer) -> None:
     @app.command("push", epilog="Example:\n\n  NEO4J_PASSWORD=... paperkg push out/graph.json "
                                 "--uri bolt://localhost:7687 --database neo4j")
     def push_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         uri: UriOption = None,
         user: UserOption = None,
         password: PasswordOption = None,
@@ -182,9 +182,9 @@ def register(app: typer.Typer) -> None:
         replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
-        if not graph_file.is_file():
-            raise PaperkgError(f"{graph_file}: no such file.")
-        push(graph_file, make_target(_settings(uri, user, password, database)), batch_size, replace)
+        from paperkg.graph.exports import graph_path
+
+        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), batch_size, replace)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
                                  "  paperkg query acronym --param acronym=FLeRM --json")
