@@ -147,9 +147,8 @@ def build(
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
-    size_by: Annotated[SizeBy, typer.Option(help="Entity size in graph.html.")] = SizeBy.PAPERS,
-    colour_by: Annotated[ColourBy, typer.Option(help="Node colour in the views.")] = ColourBy.TYPE,
-    show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
+    size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
+    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False, help="Node colour in the views.")] = ColourBy.TYPE,
     batch_size: BatchOption = 32,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
@@ -167,7 +166,7 @@ def build(
                                        jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
-                           colour_by=colour_by.value, show_concepts=show_concepts)
+                           colour_by=colour_by.value)
     summary = run_build(options, err)
     out = Console()
     print_warnings(summary.warnings)

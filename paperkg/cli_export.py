@@ -1,23 +1,18 @@
 """`paperkg export`: which format and file an export writes, and writing it.
 
--o follows one rule in every command: a path with a file extension names a file, anything else
-(an existing folder, a path ending in '/', a name without an extension) names a folder. The
-format comes from --format or else from the file's extension; when both are given they must agree.
+-o follows the rule of every command (cli_output.names_folder). The format comes from --format or
+else from the file's extension; when both are given they must agree.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from paperkg.cli_output import names_folder
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import check_output_folder
 
 EXTENSIONS = {"graphml": ".graphml", "gexf": ".gexf", "json": ".json"}  # csv: a folder of nodes.csv, edges.csv
 DEFAULT_FORMAT = "graphml"
-
-
-def names_folder(path: Path) -> bool:
-    """-o names a folder: it is one, it ends with a separator, or it has no file extension."""
-    return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
 
 
 def export_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:

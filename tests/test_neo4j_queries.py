@@ -18,7 +18,7 @@ from paperkg.cypher.runner import run_named_query
 from paperkg.cypher.writer import Neo4jTarget, push_graph
 
 pytestmark = pytest.mark.neo4j
-ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric", "Concept"}
+ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric"}
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, 
                                        GraphTable, NodeRow)
 from paperkg.viz.entity_map import index_entities
 from paperkg.viz.map_page import map_communities, plan_map
-from paperkg.viz.options import FOLD_ABOVE
 from paperkg.viz.selection import select_entities
 from paperkg.viz.style import SHARED_PAPERS
+from paperkg.viz.views import fold
 
 
 def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
@@ -26,8 +26,7 @@ def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = No
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
     type, papers, community, x, y and size; undirected links with their kind, papers and relations."""
     index = index_entities(graph)
-    cap = {"max_nodes": FOLD_ABOVE, "rank": "papers"} if max_nodes is None else {"max_nodes": max_nodes}
-    selection = select_entities(index, types=types, min_papers=min_papers, **cap)
+    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
     plan = plan_map(index, selection, size_by)
     positions = plan.layout().run()
     communities = map_communities(plan.links)
