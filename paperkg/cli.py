@@ -17,7 +17,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_train, cli_view
-from paperkg.cli_output import count_table, err, print_warnings
+from paperkg.cli_output import count_table, err, names_folder, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
 
@@ -160,6 +160,10 @@ def build(
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
     from paperkg.build import BuildOptions, ExtractSettings, run_build
 
+    if not output.exists() and not names_folder(output):  # an existing file: the output folder check says so
+        raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
+                           f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
+                           ExitCode.USAGE)
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import CORPUS, run_cli
 
 pytestmark = pytest.mark.slow
 
@@ -82,3 +82,9 @@ def test_view_choices_take_any_case_and_o_follows_the_file_rule(built, tmp_path)
 def test_query_mistakes_are_answered_before_any_connection(args, message, monkeypatch):
     monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")  # nothing listens: the answer comes first
     assert _mistake("query", *args).startswith(message)
+
+
+def test_build_o_with_a_file_extension_is_refused(tmp_path):
+    assert _mistake("build", str(CORPUS), "-o", str(tmp_path / "out.json")) == (
+        f"error: -o {tmp_path}/out.json: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
+        f"names a folder: use -o {tmp_path}/out/ (or {tmp_path}/out.json/ to keep the name).")
