@@ -49,8 +49,9 @@ def exported(built, tmp_path_factory) -> dict[str, Path]:
     run_cli("export", str(graph), "-o", str(out / "graph.gexf"))
     run_cli("export", str(graph), "--map", "-o", str(out / "map.graphml"))
     run_cli("export", str(graph), "--map", "-o", str(out / "map.gexf"))
+    run_cli("export", str(graph), "--format", "csv", "-o", str(out / "csv"))
     return {"graphml": built / "graph.graphml", "gexf": out / "graph.gexf",
-            "map.graphml": out / "map.graphml", "map.gexf": out / "map.gexf"}
+            "map.graphml": out / "map.graphml", "map.gexf": out / "map.gexf", "edges.csv": out / "csv" / "edges.csv"}
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +85,15 @@ def test_gephi_reads_the_entity_map_with_links_positions_and_communities(gephi, 
     assert all(edge["weight"] == edge["attributes"]["papers"] >= 1 for edge in found["edges"])
     assert {"community", "papers", "node_type"} <= set(found["node_columns"])
     assert len({(node["x"], node["y"]) for node in found["nodes"]}) == len(found["nodes"])  # laid out, not piled
+
+
+@pytest.mark.gephi
+def test_gephi_spreadsheet_import_takes_the_csv_kind_column_as_the_edge_kind(gephi, exported, built):
+    found = gephi(exported["edges.csv"])
+    assert found["severe"] == 0
+    relations = {rel.value for rel in RelType}
+    assert len(found["edges"]) == read_graph(built).number_of_edges()
+    assert all(edge["kind"] in relations and edge["directed"] for edge in found["edges"])
 
 
 @pytest.mark.parametrize("which", ["graphml", "map.graphml"])
