@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,54 @@ def write_csv(graph: nx.MultiDiGraph | GraphTable, directory: Path) -> list[Path
     atomic_write_text(written[0], nodes)
     atomic_write_text(written[1], edges)
     return written
+
+
+VOSVIEWER_FILES = ("map.txt", "network.txt")
+MAX_VOSVIEWER_CLUSTER = 1000
+
+
+def write_vosviewer(table: GraphTable, directory: Path) -> list[Path]:
+    """VOSviewer's map and network files (app.vosviewer.com/docs, "map and network files") of an
+    entity map: map.txt (tab-separated, a header; id 1..n, label, description, x, y, cluster =
+    community + 1, weight<Papers>, weight<Links>, weight<Total link strength>, score<Avg. pub. year>)
+    and network.txt (no header; id, id, strength = the papers behind the link). Entities in no
+    community share the cluster after the last; clusters past 1,000 (VOSviewer's limit) join it."""
+    nodes = list(table.nodes())
+    ids = {node.id: number for number, node in enumerate(nodes, start=1)}
+    edges = [(ids[edge.source], ids[edge.target], edge.attributes.get(WEIGHT, 1)) for edge in table.edges()]
+    links, strength = Counter(), Counter()
+    for source, target, weight in edges:
+        links.update((source, target))
+        strength.update({source: weight})
+        strength.update({target: weight})
+    communities = [node.attributes.get("community") for node in nodes]
+    other = min(max((c for c in communities if c is not None), default=-1) + 2, MAX_VOSVIEWER_CLUSTER)
+    rows = ["id\tlabel\tdescription\tx\ty\tcluster\tweight<Papers>\tweight<Links>\tweight<Total link strength>"
+            "\tscore<Avg. pub. year>"]
+    for node, community in zip(nodes, communities):
+        data = node.attributes
+        cluster = other if community is None else min(community + 1, MAX_VOSVIEWER_CLUSTER)
+        year = data.get("mean_year")
+        rows.append("\t".join(str(cell) for cell in (
+            ids[node.id], _vosviewer_text(str(data.get(NODE_LABEL, node.id))),
+            _vosviewer_text(f"{data.get(NODE_TYPE, '')} in {_papers(data.get('papers', 0))}"),
+            data.get("x", 0.0), data.get("y", 0.0), cluster, data.get("papers", 0), links[ids[node.id]],
+            strength[ids[node.id]], "" if year is None else year)))
+    written = [Path(directory) / name for name in VOSVIEWER_FILES]
+    atomic_write_text(written[0], "\n".join(rows) + "\n")
+    atomic_write_text(written[1], "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges)))
+    return written
+
+
+def _papers(count: int) -> str:
+    return f"{count} paper" if count == 1 else f"{count} papers"
+
+
+def _vosviewer_text(text: str) -> str:
+    """A label or description as VOSviewer reads it: in double quotes when it holds a comma, a
+    semicolon or a quote; tabs and line breaks as spaces."""
+    text = _xml_safe(" ".join(text.split()))
+    return '"' + text.replace('"', '""') + '"' if any(mark in text for mark in ',;"') else text
 
 
 def _csv_columns(rows: list[dict[str, Any]], first: tuple[str, ...], left_out: tuple[str, ...]) -> list[str]:

@@ -78,6 +78,7 @@ class ExportFormat(str, Enum):
     GEXF = "gexf"
     JSON = "json"
     CSV = "csv"
+    VOSVIEWER = "vosviewer"
 
 
 GraphArgument = Annotated[Path, typer.Argument(

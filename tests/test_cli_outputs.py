@@ -27,7 +27,10 @@ def _mistake(*args: str, code: int = 2) -> str:
      "error: -o {tmp}/x.txt: paperkg exports .graphml, .gexf or .json files (or a folder of CSV): name the file "
      "with one of these extensions."),
     (["--map", "--format", "json"],
-     "error: --map writes GraphML, GEXF or CSV, not node-link JSON: use --format graphml, gexf or csv."),
+     "error: --map writes GraphML, GEXF, CSV or VOSviewer files, not node-link JSON: use --format graphml, gexf, "
+     "csv or vosviewer."),
+    (["--format", "vosviewer"],
+     "error: --format vosviewer writes the entity map (VOSviewer's map and network files): add --map."),
 ])
 def test_export_mistakes_are_one_sentence(built, tmp_path, args, message):
     args = [arg.format(tmp=tmp_path) for arg in args]

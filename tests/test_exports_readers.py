@@ -124,3 +124,19 @@ def test_gexf_has_no_date_and_the_same_graph_gives_the_same_bytes(built, exporte
     assert "lastmodifieddate" not in text and 'version="1.3"' in text
     run_cli("export", str(built / "graph.json"), "-o", str(tmp_path / "again.gexf"))
     assert (tmp_path / "again.gexf").read_bytes() == exported["gexf"].read_bytes()
+
+
+def test_vosviewer_map_and_network_files_hold_the_map_gephi_reads(built, exported, tmp_path):
+    """No VOSviewer here to open them: the files follow its documented layout (a tab-separated map
+    file with a header, integer ids, clusters 1-1000; a network file of id, id, strength) and hold
+    the same entities and links as the map's GraphML."""
+    run_cli("export", str(built), "--map", "--format", "vosviewer", "-o", str(tmp_path))
+    header, *rows = [line.split("\t") for line in (tmp_path / "map.txt").read_text(encoding="utf8").splitlines()]
+    assert header[:6] == ["id", "label", "description", "x", "y", "cluster"]
+    assert [int(row[0]) for row in rows] == list(range(1, len(rows) + 1))
+    assert all(1 <= int(row[5]) <= 1000 for row in rows)
+    links = [tuple(map(float, line.split("\t"))) for line in (tmp_path / "network.txt").read_text().splitlines()]
+    plain = nx.read_graphml(exported["map.graphml"])
+    assert sorted(row[1].strip('"') for row in rows) == sorted(data["label"] for _, data in plain.nodes(data=True))
+    assert len(links) == plain.number_of_edges()
+    assert sum(strength for *_, strength in links) == sum(data["weight"] for *_, data in plain.edges(data=True))
