@@ -117,6 +117,11 @@ def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
                       attributes=_safe(dict(sorted(graph.graph.items()))))
 
 
+def _table(graph: nx.MultiDiGraph | GraphTable) -> GraphTable:
+    """A GraphTable as it is; the knowledge graph as graph_table gives it."""
+    return graph if isinstance(graph, GraphTable) else graph_table(graph)
+
+
 def _safe(data: dict[str, Any]) -> dict[str, Any]:
     return {name: _xml_safe(value) for name, value in data.items()}
 
@@ -127,8 +132,7 @@ def _xml_safe(value: Any) -> Any:
 
 def write_graphml(graph: nx.MultiDiGraph | GraphTable, path: Path) -> None:
     """GraphML for Gephi, Cytoscape, igraph: named nodes, typed edges, scalar columns, streamed."""
-    table = graph if isinstance(graph, GraphTable) else graph_table(graph)
-    atomic_write(path, lambda handle: stream_writers.write_graphml(table, handle, JSON_ATTRIBUTES_KEY))
+    atomic_write(path, lambda handle: stream_writers.write_graphml(_table(graph), handle, JSON_ATTRIBUTES_KEY))
 
 
 def read_graphml(path: Path) -> nx.MultiDiGraph:
@@ -158,14 +162,13 @@ def _decode(data: dict[str, Any], encoded: set[str]) -> dict[str, Any]:
 
 def write_gexf(graph: nx.MultiDiGraph | GraphTable, path: Path) -> None:
     """GEXF 1.3 for Gephi, the same columns as GraphML, no date (same graph, same bytes), streamed."""
-    table = graph if isinstance(graph, GraphTable) else graph_table(graph)
-    atomic_write(path, lambda handle: stream_writers.write_gexf(table, handle))
+    atomic_write(path, lambda handle: stream_writers.write_gexf(_table(graph), handle))
 
 
 def write_csv(graph: nx.MultiDiGraph | GraphTable, directory: Path) -> list[Path]:
     """nodes.csv and edges.csv in `directory` (list cells joined by '|', dict cells as JSON; an
     edge's first evidence sentence in `evidence_sentence`); returns the two paths."""
-    table = graph if isinstance(graph, GraphTable) else graph_table(graph)
+    table = _table(graph)
     rows = [{"id": node.id, **node.attributes} for node in table.nodes()]
     node_columns = _csv_columns(rows, NODE_CSV_FIRST, NODE_CSV_LEFT_OUT)
     nodes = _csv_text(node_columns, rows)
