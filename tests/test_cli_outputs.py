@@ -2,7 +2,6 @@
 one sentence saying what to do, with exit code 2 (3: finished, but with nothing to draw)."""
 from __future__ import annotations
 
-
 import pytest
 from cli_helpers import CORPUS, run_cli
 
