@@ -61,7 +61,7 @@ def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
 
 
 def write_graphml(table: GraphTable, handle: IO[bytes], json_attributes_key: str) -> None:
-    """GraphML with one <key> per column (ids d0, d1, ... in sorted order), list and dict values as
+    """GraphML with one <key> per column (ids g0.., n0.., e0.. in sorted order), list and dict values as
     JSON strings, each edge's relation type as the <edge> `label` attribute (Gephi's edge kind)
     and no edge column named `id` (the <edge> id is the only one)."""
     encoded: set[str] = set()
@@ -70,8 +70,8 @@ def write_graphml(table: GraphTable, handle: IO[bytes], json_attributes_key: str
             "edge": column_types((row.attributes for row in table.edges()), encoded)}
     graph_data = {**table.attributes, json_attributes_key: ",".join(sorted(encoded))}
     keys["graph"][json_attributes_key] = "string"
-    ids = {(kind, name): f"d{index}" for index, (kind, name) in
-           enumerate((kind, name) for kind in ("graph", "node", "edge") for name in sorted(keys[kind]))}
+    ids = {(kind, name): f"{kind[0]}{index}" for kind in ("graph", "node", "edge")  # g0.., n0.., e0..: no id
+           for index, name in enumerate(sorted(keys[kind]))}                        # a reader takes for a name
     out = [_GRAPHML_HEADER]
     for (kind, name), key_id in ids.items():
         out.append(f'  <key id="{key_id}" for="{kind}" attr.name="{xml_attribute(name)}" '

@@ -201,7 +201,7 @@ def build(
 def extract(
     inputs: InputsArgument,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="JSONL file to write (with --dask: a folder of shards).",
+        "--output", "-o", help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
@@ -223,9 +223,13 @@ def extract(
         from paperkg.dask_extract import run_dask_extract
 
         target = output or Path("out/shards")
+        if not target.exists() and not names_folder(target):
+            raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
+                               f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
         target = output or Path("out/extractions.jsonl")
+        target = target / "extractions.jsonl" if names_folder(target) else target
         count, warnings = run_extract(inputs, target, extract_settings, err)
     print_warnings(warnings)
     if not count:

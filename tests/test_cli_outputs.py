@@ -89,3 +89,8 @@ def test_build_o_with_a_file_extension_is_refused(tmp_path):
     assert _mistake("build", str(CORPUS), "-o", str(tmp_path / "out.json")) == (
         f"error: -o {tmp_path}/out.json: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
         f"names a folder: use -o {tmp_path}/out/ (or {tmp_path}/out.json/ to keep the name).")
+
+
+def test_extract_o_a_folder_writes_extractions_jsonl_in_it(tmp_path):
+    run_cli("extract", str(CORPUS), "--no-model", "-o", f"{tmp_path}/ext/")
+    assert (tmp_path / "ext" / "extractions.jsonl").is_file()
