@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: no Concept label; a mention of none of the four types has label null
 SCHEMA_KEY = "paperkg_schema"  # the field (extraction line) and graph attribute (graph.json) holding it
 
 
@@ -27,11 +27,10 @@ class NodeLabel(str, Enum):
     TASK = "Task"
     DATASET = "Dataset"
     METRIC = "Metric"
-    CONCEPT = "Concept"  # other scientific terms; low priority, hidden in views by default
 
 
 ENTITY_LABELS: tuple[NodeLabel, ...] = tuple(label for label in NodeLabel if label is not NodeLabel.PAPER)
-TERM_LABELS: tuple[NodeLabel, ...] = (NodeLabel.METHOD, NodeLabel.TASK, NodeLabel.DATASET, NodeLabel.METRIC)
+TERM_LABELS: tuple[NodeLabel, ...] = ENTITY_LABELS  # the types a mention can have to become a node
 
 
 class RelType(str, Enum):
@@ -192,7 +191,7 @@ class Mention:
 
     text: str
     name: str            # the name the graph canonicalises (the long form for an acronym)
-    label: NodeLabel
+    label: NodeLabel | None  # None: a term of none of the entity types (never a node)
     start: int
     end: int
     sentence: int        # index into Extraction.sentences
@@ -280,7 +279,7 @@ class Extraction:
             return cls(
                 paper=PaperRecord.from_dict(data["paper"]),
                 sentences=list(data["sentences"]),
-                entities=[Mention(**{**m, "label": NodeLabel(m["label"]), "role": Role(m["role"])})
+                entities=[Mention(**{**m, "label": m["label"] and NodeLabel(m["label"]), "role": Role(m["role"])})
                           for m in data["entities"]],
                 acronyms=[AcronymDefinition(**a) for a in data["acronyms"]],
                 undefined_acronyms=[UndefinedAcronym(**u) for u in data["undefined_acronyms"]],

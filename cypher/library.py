@@ -6,10 +6,13 @@ parameter gives its Browser form and default, e.g.
 
     // :param acronym => "FLeRM"   -- the acronym to look up, any case
 
-Defaults are JSON literals (numbers, "strings", true/false, null, [lists]).
+Defaults are JSON literals (numbers, "strings", true/false, null, [lists]). A parameter whose
+default is a non-empty string names what the query is about (an acronym, a task, a paper): that
+default is only Neo4j Browser's example, so `paperkg query` asks for the parameter instead of using it.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -31,6 +34,11 @@ class QueryParam:
     name: str
     default: Any
     help: str
+
+    @property
+    def required(self) -> bool:
+        """The parameter names what the query is about: its default is only an example."""
+        return isinstance(self.default, str) and self.default != ""
 
     def parse(self, text: str) -> Any:
         """A command-line value as the type of the default (JSON for lists and null defaults)."""
@@ -106,12 +114,15 @@ def list_queries() -> tuple[NamedQuery, ...]:
 
 
 def load_query(name: str) -> NamedQuery:
-    """The named query, or a PaperkgError listing the names there are."""
+    """The named query (any case, '-' for '_'), or a PaperkgError listing the names there are."""
+    wanted = name.strip().casefold().replace("-", "_")
     for query in list_queries():
-        if query.name == name:
+        if query.name == wanted:
             return query
-    names = ", ".join(query.name for query in list_queries())
-    raise PaperkgError(f"no query named {name!r}; the library has: {names}.")
+    names = [query.name for query in list_queries()]
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise PaperkgError(f"no query named {name!r}; {hint}the library has: {', '.join(names)}.")
 
 
 def schema_statements() -> list[str]:

@@ -1,6 +1,7 @@
 """Run a named query of the Cypher library against Neo4j and return plain rows."""
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -9,6 +10,7 @@ from neo4j.time import Date, DateTime
 
 from paperkg.cypher.library import NamedQuery
 from paperkg.core.errors import PaperkgError
+from paperkg.cypher.rows import NODE_LABELS
 from paperkg.cypher.writer import Neo4jTarget, open_driver
 
 
@@ -24,6 +26,31 @@ def _plain(value: Any) -> Any:
 def _fetch(tx: ManagedTransaction, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """All records of one query as dicts, inside the read transaction."""
     return [{key: _plain(value) for key, value in record.items()} for record in tx.run(text, params)]
+
+
+_NAMES = f"""
+MATCH (n:{"|".join(NODE_LABELS)}) WHERE $label IS NULL OR $label IN labels(n)
+RETURN n.name AS name, n.acronym AS acronym, coalesce(n.aliases, []) AS aliases
+"""
+MAX_SUGGESTIONS = 5
+
+
+def close_names(target: Neo4jTarget, text: str, label: str | None) -> list[str]:
+    """Names (or acronyms, aliases) in the database close to `text`, of `label` (None: any), for a
+    "no rows" answer: spelling neighbours first, else names containing it."""
+    with open_driver(target) as driver:
+        with driver.session(database=target.database) as session:
+            records = session.execute_read(_fetch, _NAMES, {"label": label})
+    forms = sorted({str(form) for record in records
+                    for form in (record["name"], record["acronym"], *record["aliases"]) if form})
+    by_fold = {}
+    for form in forms:
+        by_fold.setdefault(form.casefold(), form)
+    wanted = text.strip().casefold()
+    close = difflib.get_close_matches(wanted, list(by_fold), n=MAX_SUGGESTIONS, cutoff=0.6)
+    if not close:
+        close = [fold for fold in by_fold if wanted and wanted in fold][:MAX_SUGGESTIONS]
+    return [by_fold[fold] for fold in close]
 
 
 def run_named_query(query: NamedQuery, target: Neo4jTarget, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,7 +8,6 @@ CREATE CONSTRAINT method_key IF NOT EXISTS FOR (n:Method) REQUIRE n.key IS UNIQU
 CREATE CONSTRAINT task_key IF NOT EXISTS FOR (n:Task) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT dataset_key IF NOT EXISTS FOR (n:Dataset) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT metric_key IF NOT EXISTS FOR (n:Metric) REQUIRE n.key IS UNIQUE;
-CREATE CONSTRAINT concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT paperkg_push_seq IF NOT EXISTS FOR (n:PaperkgPush) REQUIRE n.seq IS UNIQUE;
 
 CREATE INDEX paper_paper_id IF NOT EXISTS FOR (n:Paper) ON (n.paper_id);
@@ -16,12 +15,10 @@ CREATE INDEX method_name IF NOT EXISTS FOR (n:Method) ON (n.name);
 CREATE INDEX task_name IF NOT EXISTS FOR (n:Task) ON (n.name);
 CREATE INDEX dataset_name IF NOT EXISTS FOR (n:Dataset) ON (n.name);
 CREATE INDEX metric_name IF NOT EXISTS FOR (n:Metric) ON (n.name);
-CREATE INDEX concept_name IF NOT EXISTS FOR (n:Concept) ON (n.name);
 CREATE INDEX method_acronym IF NOT EXISTS FOR (n:Method) ON (n.acronym);
 CREATE INDEX task_acronym IF NOT EXISTS FOR (n:Task) ON (n.acronym);
 CREATE INDEX dataset_acronym IF NOT EXISTS FOR (n:Dataset) ON (n.acronym);
 CREATE INDEX metric_acronym IF NOT EXISTS FOR (n:Metric) ON (n.acronym);
-CREATE INDEX concept_acronym IF NOT EXISTS FOR (n:Concept) ON (n.acronym);
 
 CREATE FULLTEXT INDEX paperkg_names IF NOT EXISTS
-FOR (n:Paper|Method|Task|Dataset|Metric|Concept) ON EACH [n.name, n.aliases, n.long_form];
+FOR (n:Paper|Method|Task|Dataset|Metric) ON EACH [n.name, n.aliases, n.long_form];

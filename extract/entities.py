@@ -35,7 +35,7 @@ from .resources import DataComponent, DataFiles
 from .roles import assign_roles
 from .sentence_spans import group_by_sentence
 from .termhood import Termhood
-from .typing import HeadNouns
+from .typing import OTHER_TERM, HeadNouns
 
 _TERM_TOKEN = re.compile(r"^\w[\w'’./+-]*$")
 _JOINERS = frozenset("-/–")
@@ -130,7 +130,7 @@ class EntityAssembler(DataComponent):
                  or self._keep_name(s)]
         for span in spans:
             if span.label_ == UNTYPED:
-                span.label_ = (NodeLabel.METHOD if span._.paperkg_proposed else NodeLabel.CONCEPT).value
+                span.label_ = NodeLabel.METHOD.value if span._.paperkg_proposed else OTHER_TERM
             span._.paperkg_termhood = self._termhood(span)
             span._.paperkg_node = span._.paperkg_termhood in TERM_RULES
         assign_roles(sentences, group_by_sentence(sentences, spans), self.cues)

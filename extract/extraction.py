@@ -19,7 +19,7 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
     for index, sent in enumerate(sents):
         sent_of[sent.start:sent.end] = [index] * len(sent)
     entities = [
-        Mention(text=span.text, name=span._.paperkg_canonical, label=NodeLabel(span.label_),
+        Mention(text=span.text, name=span._.paperkg_canonical, label=_node_label(span.label_),
                 start=span.start_char, end=span.end_char, sentence=sent_of[span.start],
                 source=span._.paperkg_source, confidence=span._.paperkg_confidence,
                 role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym,
@@ -39,6 +39,14 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
                  for short in doc._.paperkg_undefined_acronyms or []]
     return Extraction(paper=paper, sentences=[sent.text for sent in sents], entities=entities,
                       acronyms=acronyms, undefined_acronyms=undefined, relations=list(doc._.paperkg_relations or []))
+
+
+_NODE_LABELS = {label.value: label for label in NodeLabel}
+
+
+def _node_label(span_label: str) -> NodeLabel | None:
+    """The graph type of a span's label; None for a term of none of the types (OTHER_TERM)."""
+    return _NODE_LABELS.get(span_label)
 
 
 def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = 32) -> Iterator[Extraction]:

@@ -1,8 +1,11 @@
 """Exports of the graph: node-link JSON, GraphML, GEXF and CSV, byte-identical for identical graphs.
 
-GraphML and GEXF hold only scalars, so list and dict attributes (aliases, authors, evidence)
-are written as JSON strings and named in the graph attribute `paperkg_json_attributes`;
-`read_graphml` decodes them and gives back the graph that was written. A character XML 1.0
+GraphML, GEXF and CSV follow the conventions of the tools that open them (graph/interchange.py):
+a node's `label` is its name, its type is `node_type`, an edge's relation type is its kind and its
+`interaction`. They hold only scalars, so list and dict attributes (aliases, authors, evidence)
+are written as JSON strings (in CSV, lists of names joined by '|'), named in GraphML's graph
+attribute `paperkg_json_attributes`; `read_graphml` decodes them and gives back the graph that
+was written. A character XML 1.0
 cannot hold (a control character, a lone surrogate) is written as U+FFFD, so the file is always
 well-formed XML. CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @,
 tab or carriage return) are prefixed with a single quote, as OWASP recommends against CSV injection.
@@ -12,6 +15,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +30,18 @@ from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
 
 from . import stream_writers
 from .evidence import json_default
-from .stream_writers import write_node_link_json
+from .interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WEIGHT, EdgeRow, GraphTable,
+                          NodeRow)
+from .stream_writers import sorted_edges, write_node_link_json
 
 JSON_ATTRIBUTES_KEY = "paperkg_json_attributes"
-NODE_CSV_COLUMNS = ["key", "label", "name", "aliases", "acronym", "long_form", "mentions", "papers",
-                    "degree", "pagerank", "community", "paper_id", "title", "year", "venue", "code_url", "source"]
-EDGE_CSV_COLUMNS = ["source", "target", "type", "count", "confidence", "evidence_sentence"]
+GRAPH_FILE = "graph.json"  # what a build's output folder stands for
+# CSV columns in the order of Gephi's spreadsheet import (Id, Label; Source, Target, Kind, Weight), then
+# the rest sorted; the abstract, evidence lists and Cytoscape's duplicate name are left to the other formats.
+NODE_CSV_FIRST = ("id", NODE_LABEL, NODE_TYPE, "name")
+NODE_CSV_LEFT_OUT = ("abstract", CYTOSCAPE_NAME, "canonical")
+EDGE_CSV_FIRST = ("id", "source", "target", "kind", INTERACTION, WEIGHT)
+EDGE_CSV_LEFT_OUT = ("evidence",)
 FORMULA_LEADERS = ("=", "+", "-", "@", "\t", "\r")  # OWASP, CSV injection
 
 
@@ -58,12 +69,25 @@ def read_json(path: Path) -> nx.MultiDiGraph:
     return graph
 
 
-def read_graph(path: Path) -> nx.MultiDiGraph:
-    """graph.json or graph.graphml as written by paperkg; one sentence naming the file when it is missing,
-    unreadable, not a paperkg graph of this schema, or not the file its folder's manifest lists."""
+def graph_path(path: Path) -> Path:
+    """The graph file a user names: the file itself, or a build's output folder's graph.json; one
+    sentence saying what to name when there is none."""
     path = Path(path)
+    if path.is_dir():
+        if not (path / GRAPH_FILE).is_file():
+            raise PaperkgError(f"{path} is a folder without {GRAPH_FILE}: name a paperkg build's output folder "
+                               "or its graph.json.")
+        return path / GRAPH_FILE
     if not path.is_file():
-        raise PaperkgError(f"{path}: no such file.")
+        raise PaperkgError(f"{path}: no such file; name a graph.json, a graph.graphml or a build's output folder.")
+    return path
+
+
+def read_graph(path: Path) -> nx.MultiDiGraph:
+    """graph.json or graph.graphml as written by paperkg (a build's output folder means its graph.json);
+    one sentence naming the file when it is missing, unreadable, not a paperkg graph of this schema,
+    or not the file its folder's manifest lists."""
+    path = graph_path(path)
     checked_output(path)
     try:
         return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
@@ -71,36 +95,44 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
         raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
 
 
-def _scalar_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """Lists and dicts as JSON strings, every string XML-safe; each edge gets a document-unique
-    id 'source|TYPE|target'."""
-    flat = ordered(nx.relabel_nodes(graph, _xml_safe, copy=True))
-    flat.graph.update((name, _xml_safe(value)) for name, value in list(flat.graph.items()))
-    encoded: set[str] = set()
-    for _, data in flat.nodes(data=True):
-        _encode(data, encoded)
-    for u, v, k, data in flat.edges(keys=True, data=True):
-        _encode(data, encoded)
-        data["id"] = _xml_safe(f"{u}|{k}|{v}")
-    flat.graph[JSON_ATTRIBUTES_KEY] = ",".join(sorted(encoded))
-    return flat
+def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
+    """The knowledge graph as exchange formats hold it: each node labelled by its name (a paper by
+    its title) with its type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE
+    (its relation type, also in `interaction`) with the id 'source|TYPE|target'; sorted, XML-safe."""
+    def nodes() -> Iterator[NodeRow]:
+        for key in sorted(graph.nodes):
+            data = {name: value for name, value in graph.nodes[key].items() if name != "label"}
+            name = str(data.get("name", key))
+            yield NodeRow(_xml_safe(key), _safe({**data, NODE_LABEL: name, CYTOSCAPE_NAME: name,
+                                                 NODE_TYPE: graph.nodes[key].get("label")}))
+
+    def edges() -> Iterator[EdgeRow]:
+        for source, target, key, data in sorted_edges(graph):
+            kind = str(data.get("type", key))
+            columns = {name: value for name, value in data.items() if name != "type"}
+            yield EdgeRow(_xml_safe(f"{source}|{kind}|{target}"), _xml_safe(source), _xml_safe(target),
+                          _xml_safe(kind), _safe({**columns, INTERACTION: kind}))
+
+    return GraphTable(directed=True, nodes=nodes, edges=edges,
+                      attributes=_safe(dict(sorted(graph.graph.items()))))
 
 
-def _encode(data: dict[str, Any], encoded: set[str]) -> None:
-    for name, value in data.items():
-        if isinstance(value, (list, dict, tuple)):
-            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
-            encoded.add(name)
-        data[name] = _xml_safe(value)
+def _table(graph: nx.MultiDiGraph | GraphTable) -> GraphTable:
+    """A GraphTable as it is; the knowledge graph as graph_table gives it."""
+    return graph if isinstance(graph, GraphTable) else graph_table(graph)
+
+
+def _safe(data: dict[str, Any]) -> dict[str, Any]:
+    return {name: _xml_safe(value) for name, value in data.items()}
 
 
 def _xml_safe(value: Any) -> Any:
     return replace_invalid_characters(value, "\ufffd") if isinstance(value, str) else value
 
 
-def write_graphml(graph: nx.MultiDiGraph, path: Path) -> None:
-    """GraphML for Gephi, Cytoscape, igraph: scalar attributes only, unique edge ids, streamed."""
-    atomic_write(path, lambda handle: stream_writers.write_graphml(graph, handle, JSON_ATTRIBUTES_KEY))
+def write_graphml(graph: nx.MultiDiGraph | GraphTable, path: Path) -> None:
+    """GraphML for Gephi, Cytoscape, igraph: named nodes, typed edges, scalar columns, streamed."""
+    atomic_write(path, lambda handle: stream_writers.write_graphml(_table(graph), handle, JSON_ATTRIBUTES_KEY))
 
 
 def read_graphml(path: Path) -> nx.MultiDiGraph:
@@ -111,41 +143,118 @@ def read_graphml(path: Path) -> nx.MultiDiGraph:
     graph = nx.MultiDiGraph()
     graph.graph.update(flat.graph)
     for key, data in flat.nodes(data=True):
-        graph.add_node(key, **_decode(data, encoded))
+        if NODE_TYPE not in data:
+            raise PaperkgError(f"{path}: node {key!r} has no {NODE_TYPE}; it was written by an older paperkg, "
+                               "so export it again from graph.json (or build again).")
+        data = _decode(data, encoded)
+        data = {name: value for name, value in data.items() if name not in (NODE_LABEL, CYTOSCAPE_NAME, NODE_TYPE)}
+        graph.add_node(key, label=flat.nodes[key][NODE_TYPE], **data)
     for u, v, data in flat.edges(data=True):
         data = _decode(data, encoded)
-        data.pop("id", None)
-        graph.add_edge(u, v, key=data["type"], **data)
-    return graph
+        kind = data.pop(INTERACTION)
+        graph.add_edge(u, v, key=kind, type=kind, **data)
+    return ordered(graph)
 
 
 def _decode(data: dict[str, Any], encoded: set[str]) -> dict[str, Any]:
     return {name: json.loads(value) if name in encoded else value for name, value in data.items()}
 
 
-def write_gexf(graph: nx.MultiDiGraph, path: Path) -> None:
-    """GEXF for Gephi, with the same scalar encoding as GraphML."""
-    flat = _scalar_graph(graph)
-    atomic_write(path, lambda handle: nx.write_gexf(flat, handle))
+def write_gexf(graph: nx.MultiDiGraph | GraphTable, path: Path) -> None:
+    """GEXF 1.3 for Gephi, the same columns as GraphML, no date (same graph, same bytes), streamed."""
+    atomic_write(path, lambda handle: stream_writers.write_gexf(_table(graph), handle))
 
 
-def write_csv(graph: nx.MultiDiGraph, directory: Path) -> None:
-    """nodes.csv and edges.csv (aliases joined by '|'; the first evidence sentence per edge)."""
-    flat = ordered(graph)
-    nodes = io.StringIO()
-    writer = csv.DictWriter(nodes, fieldnames=NODE_CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+def write_csv(graph: nx.MultiDiGraph | GraphTable, directory: Path) -> list[Path]:
+    """nodes.csv and edges.csv in `directory` (list cells joined by '|', dict cells as JSON; an
+    edge's first evidence sentence in `evidence_sentence`); returns the two paths."""
+    table = _table(graph)
+    rows = [{"id": node.id, **node.attributes} for node in table.nodes()]
+    node_columns = _csv_columns(rows, NODE_CSV_FIRST, NODE_CSV_LEFT_OUT)
+    nodes = _csv_text(node_columns, rows)
+    rows = [{"id": edge.id, "source": edge.source, "target": edge.target, "kind": edge.kind, **edge.attributes,
+             **_first_sentence(edge.attributes)} for edge in table.edges()]
+    edges = _csv_text(_csv_columns(rows, EDGE_CSV_FIRST, EDGE_CSV_LEFT_OUT), rows)
+    written = [Path(directory) / "nodes.csv", Path(directory) / "edges.csv"]
+    atomic_write_text(written[0], nodes)
+    atomic_write_text(written[1], edges)
+    return written
+
+
+VOSVIEWER_FILES = ("map.txt", "network.txt")
+MAX_VOSVIEWER_CLUSTER = 1000
+
+
+def write_vosviewer(table: GraphTable, directory: Path) -> list[Path]:
+    """VOSviewer's map and network files (app.vosviewer.com/docs, "map and network files") of an
+    entity map: map.txt (tab-separated, a header; id 1..n, label, description, x, y, cluster =
+    community + 1, weight<Papers>, weight<Links>, weight<Total link strength>, score<Avg. pub. year>)
+    and network.txt (no header; id, id, strength = the papers behind the link). Entities in no
+    community share the cluster after the last; clusters past 1,000 (VOSviewer's limit) join it."""
+    nodes = list(table.nodes())
+    ids = {node.id: number for number, node in enumerate(nodes, start=1)}
+    edges = [(ids[edge.source], ids[edge.target], edge.attributes.get(WEIGHT, 1)) for edge in table.edges()]
+    links, strength = Counter(), Counter()
+    for source, target, weight in edges:
+        links.update((source, target))
+        strength.update({source: weight})
+        strength.update({target: weight})
+    communities = [node.attributes.get("community") for node in nodes]
+    other = min(max((c for c in communities if c is not None), default=-1) + 2, MAX_VOSVIEWER_CLUSTER)
+    rows = ["id\tlabel\tdescription\tx\ty\tcluster\tweight<Papers>\tweight<Links>\tweight<Total link strength>"
+            "\tscore<Avg. pub. year>"]
+    for node, community in zip(nodes, communities):
+        data = node.attributes
+        cluster = other if community is None else min(community + 1, MAX_VOSVIEWER_CLUSTER)
+        year = data.get("mean_year")
+        rows.append("\t".join(str(cell) for cell in (
+            ids[node.id], _vosviewer_text(str(data.get(NODE_LABEL, node.id))),
+            _vosviewer_text(f"{data.get(NODE_TYPE, '')} in {_papers(data.get('papers', 0))}"),
+            data.get("x", 0.0), data.get("y", 0.0), cluster, data.get("papers", 0), links[ids[node.id]],
+            strength[ids[node.id]], "" if year is None else year)))
+    written = [Path(directory) / name for name in VOSVIEWER_FILES]
+    atomic_write_text(written[0], "\n".join(rows) + "\n")
+    atomic_write_text(written[1], "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges)))
+    return written
+
+
+def _papers(count: int) -> str:
+    return f"{count} paper" if count == 1 else f"{count} papers"
+
+
+def _vosviewer_text(text: str) -> str:
+    """A label or description as VOSviewer reads it: in double quotes when it holds a comma, a
+    semicolon or a quote; tabs and line breaks as spaces."""
+    text = _xml_safe(" ".join(text.split()))
+    return '"' + text.replace('"', '""') + '"' if any(mark in text for mark in ',;"') else text
+
+
+def _csv_columns(rows: list[dict[str, Any]], first: tuple[str, ...], left_out: tuple[str, ...]) -> list[str]:
+    """The `first` columns that some row has, in that order, then the others sorted."""
+    present = {name for row in rows for name in row} - set(left_out)
+    return [name for name in first if name in present] + sorted(present - set(first))
+
+
+def _first_sentence(attributes: dict[str, Any]) -> dict[str, Any]:
+    evidence = attributes.get("evidence")
+    return {"evidence_sentence": evidence[0].get("sentence")} if evidence else {}
+
+
+def _csv_text(columns: list[str], rows: list[dict[str, Any]]) -> str:
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for _, data in flat.nodes(data=True):
-        writer.writerow(_spreadsheet_safe({**data, "aliases": "|".join(data.get("aliases", []))}))
-    edges = io.StringIO()
-    writer = csv.DictWriter(edges, fieldnames=EDGE_CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for u, v, data in flat.edges(data=True):
-        writer.writerow(_spreadsheet_safe({"source": u, "target": v, "type": data["type"], "count": data["count"],
-                                           "confidence": data["confidence"],
-                                           "evidence_sentence": data["evidence"][0]["sentence"]}))
-    atomic_write_text(directory / "nodes.csv", nodes.getvalue())
-    atomic_write_text(directory / "edges.csv", edges.getvalue())
+    for row in rows:
+        writer.writerow(_spreadsheet_safe({name: _cell(value) for name, value in row.items()}))
+    return text.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return "|".join(value)
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
+    return value
 
 
 def _spreadsheet_safe(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,14 +1,14 @@
-"""GraphML and node-link JSON written element by element, in sorted order, without a copy of the
+"""GraphML, GEXF and node-link JSON written element by element, in order, without a copy of the
 graph or of the document in memory (NetworkX's writers build both: 1.9 GB for a 10k-paper graph).
 
-Both read back with NetworkX (`nx.read_graphml`, `nx.node_link_graph`); the same graph gives the
-same bytes. GraphML holds scalars only: list and dict values are JSON strings, named in the graph
-attribute given as `json_attributes_key`.
+All three read back with NetworkX (`nx.read_graphml`, `nx.read_gexf`, `nx.node_link_graph`); the
+same graph gives the same bytes. GraphML and GEXF hold scalars only: list and dict values are JSON
+strings (GraphML names them in the graph attribute given as `json_attributes_key`).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 import networkx as nx
@@ -16,8 +16,8 @@ import networkx as nx
 from paperkg.core.characters import replace_invalid_characters
 
 from .evidence import json_default
+from .interchange import GraphTable
 
-_GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
 _GRAPHML_HEADER = ('<?xml version=\'1.0\' encoding=\'utf-8\'?>\n'
                    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
                    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
@@ -60,63 +60,133 @@ def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
     handle.write(b"\n]}\n")
 
 
-def write_graphml(graph: nx.MultiDiGraph, handle: IO[bytes], json_attributes_key: str) -> None:
-    """GraphML with one <key> per attribute, list and dict values as JSON strings, and each edge's
-    id 'source|TYPE|target' (unique, so Gephi keeps parallel edges)."""
+def write_graphml(table: GraphTable, handle: IO[bytes], json_attributes_key: str) -> None:
+    """GraphML with one <key> per column (ids g0.., n0.., e0.. in sorted order), list and dict values as
+    JSON strings, each edge's relation type as the <edge> `label` attribute (Gephi's edge kind)
+    and no edge column named `id` (the <edge> id is the only one)."""
     encoded: set[str] = set()
-    keys = {"graph": _attribute_types(graph.graph, encoded), "node": {}, "edge": {"id": "string"}}
-    for _, data in graph.nodes(data=True):
-        keys["node"].update(_attribute_types(data, encoded, keys["node"]))
-    for *_, data in graph.edges(data=True):
-        keys["edge"].update(_attribute_types(data, encoded, keys["edge"]))
-    graph_data = {**graph.graph, json_attributes_key: ",".join(sorted(encoded))}
+    keys = {"graph": column_types([table.attributes], encoded),
+            "node": column_types((row.attributes for row in table.nodes()), encoded),
+            "edge": column_types((row.attributes for row in table.edges()), encoded)}
+    graph_data = {**table.attributes, json_attributes_key: ",".join(sorted(encoded))}
     keys["graph"][json_attributes_key] = "string"
-    ids = {(kind, name): f"d{index}" for index, (kind, name) in
-           enumerate((kind, name) for kind in ("graph", "node", "edge") for name in sorted(keys[kind]))}
+    ids = {(kind, name): f"{kind[0]}{index}" for kind in ("graph", "node", "edge")  # g0.., n0.., e0..: no id
+           for index, name in enumerate(sorted(keys[kind]))}                        # a reader takes for a name
     out = [_GRAPHML_HEADER]
     for (kind, name), key_id in ids.items():
         out.append(f'  <key id="{key_id}" for="{kind}" attr.name="{xml_attribute(name)}" '
                    f'attr.type="{keys[kind][name]}" />\n')
-    out.append('  <graph edgedefault="directed">\n')
+    out.append(f'  <graph edgedefault="{"directed" if table.directed else "undirected"}">\n')
     handle.write("".join(out).encode("utf8"))
-    for node in sorted(graph.nodes):
-        handle.write((f'    <node id="{xml_attribute(str(node))}">\n'
-                      + _data_lines(graph.nodes[node], "node", ids, encoded) + "    </node>\n").encode("utf8"))
-    for source, target, key, data in sorted_edges(graph):
-        edge_id = f"{source}|{key}|{target}"
-        handle.write((f'    <edge source="{xml_attribute(str(source))}" target="{xml_attribute(str(target))}" '
-                      f'id="{xml_attribute(edge_id)}">\n'
-                      + _data_lines({**data, "id": edge_id}, "edge", ids, encoded) + "    </edge>\n").encode("utf8"))
-    handle.write((_data_lines(graph_data, "graph", ids, encoded, indent="    ") + "  </graph>\n</graphml>\n")
+    for node in table.nodes():
+        handle.write((f'    <node id="{xml_attribute(node.id)}">\n'
+                      + _data_lines(node.attributes, "node", ids, keys) + "    </node>\n").encode("utf8"))
+    for edge in table.edges():
+        handle.write((f'    <edge id="{xml_attribute(edge.id)}" source="{xml_attribute(edge.source)}" '
+                      f'target="{xml_attribute(edge.target)}" label="{xml_attribute(edge.kind)}">\n'
+                      + _data_lines(edge.attributes, "edge", ids, keys) + "    </edge>\n").encode("utf8"))
+    handle.write((_data_lines(graph_data, "graph", ids, keys, indent="    ") + "  </graph>\n</graphml>\n")
                  .encode("utf8"))
 
 
-def _attribute_types(data: dict[str, Any], encoded: set[str], known: dict[str, str] | None = None) -> dict[str, str]:
-    """GraphML types of the attributes (lists and dicts: string, remembered in `encoded`)."""
-    types = {}
-    for name, value in data.items():
-        if value is None or (known and name in known):
-            continue
-        if isinstance(value, (list, dict, tuple)):
-            encoded.add(name)
-            types[name] = "string"
-        else:
-            types[name] = _GRAPHML_TYPES.get(type(value), "string")
-    return types
+_GEXF_HEADER = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+                '<gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" '
+                'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">\n'
+                '  <meta>\n    <creator>paperkg</creator>\n  </meta>\n')
+_GEXF_PROPERTIES = {"node": ("label", "x", "y", "size"), "edge": ("weight",)}  # XML attributes, not columns
 
 
-def _data_lines(data: dict[str, Any], kind: str, ids: dict[tuple[str, str], str], encoded: set[str],
+def write_gexf(table: GraphTable, handle: IO[bytes]) -> None:
+    """GEXF 1.3 without a date (same graph, same bytes): node `label` = its name, x/y/size as
+    viz:position and viz:size, edge `kind` = its relation type, `weight` when the rows have one,
+    every other column an <attribute> (lists and dicts as JSON strings)."""
+    encoded: set[str] = set()
+    keys = {kind: {name: value for name, value in column_types(
+        (row.attributes for row in rows()), encoded).items() if name not in _GEXF_PROPERTIES[kind]}
+        for kind, rows in (("node", table.nodes), ("edge", table.edges))}
+    ids = {(kind, name): str(index) for kind in keys for index, name in enumerate(sorted(keys[kind]))}
+    out = [_GEXF_HEADER, f'  <graph defaultedgetype="{"directed" if table.directed else "undirected"}" '
+                         'mode="static">\n']
+    for kind in ("node", "edge"):
+        out.append(f'    <attributes class="{kind}" mode="static">\n')
+        out.extend(f'      <attribute id="{ids[kind, name]}" title="{xml_attribute(name)}" '
+                   f'type="{keys[kind][name]}" />\n' for name in sorted(keys[kind]))
+        out.append("    </attributes>\n")
+    out.append("    <nodes>\n")
+    handle.write("".join(out).encode("utf8"))
+    for node in table.nodes():
+        data = node.attributes
+        viz = ""
+        if "size" in data:
+            viz += f'        <viz:size value="{_text(data["size"])}" />\n'
+        if "x" in data and "y" in data:
+            viz += f'        <viz:position x="{_text(data["x"])}" y="{_text(data["y"])}" z="0.0" />\n'
+        handle.write((f'      <node id="{xml_attribute(node.id)}" label="{xml_attribute(str(data.get("label", node.id)))}">\n'
+                      + _attvalues(data, "node", ids) + viz + "      </node>\n").encode("utf8"))
+    handle.write(b"    </nodes>\n    <edges>\n")
+    for edge in table.edges():
+        weight = f' weight="{_text(edge.attributes["weight"])}"' if "weight" in edge.attributes else ""
+        handle.write((f'      <edge id="{xml_attribute(edge.id)}" source="{xml_attribute(edge.source)}" '
+                      f'target="{xml_attribute(edge.target)}" kind="{xml_attribute(edge.kind)}"{weight}>\n'
+                      + _attvalues(edge.attributes, "edge", ids) + "      </edge>\n").encode("utf8"))
+    handle.write(b"    </edges>\n  </graph>\n</gexf>\n")
+
+
+def column_types(rows: Iterable[dict[str, Any]], encoded: set[str]) -> dict[str, str]:
+    """Each column's type over all rows (boolean, long, double or string; whole and decimal numbers
+    mixed give double, anything else mixed gives string); list and dict columns are strings, remembered
+    in `encoded`."""
+    seen: dict[str, set[str]] = {}
+    for data in rows:
+        for name, value in data.items():
+            if value is None:
+                continue
+            if isinstance(value, (list, dict, tuple)):
+                encoded.add(name)
+            seen.setdefault(name, set()).add(_value_type(value))
+    return {name: _common_type(types) for name, types in sorted(seen.items())}
+
+
+def _value_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "long"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
+def _common_type(types: set[str]) -> str:
+    if len(types) == 1:
+        return next(iter(types))
+    return "double" if types == {"long", "double"} else "string"
+
+
+def _text(value: Any) -> str:
+    """A value as written: JSON for lists and dicts, lower-case booleans, repr for floats (exact)."""
+    if isinstance(value, (list, dict, tuple)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _data_lines(data: dict[str, Any], kind: str, ids: dict[tuple[str, str], str], keys: dict[str, dict[str, str]],
                 indent: str = "      ") -> str:
     lines = []
     for name in sorted(data):
         value = data[name]
         if value is None:
             continue
-        if name in encoded and isinstance(value, (list, dict, tuple)):
-            text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=json_default)
-        elif isinstance(value, bool):
-            text = str(value).lower()
-        else:
-            text = str(value) if not isinstance(value, float) else repr(value)
-        lines.append(f'{indent}<data key="{ids[kind, name]}">{xml_text(text)}</data>\n')
+        if keys[kind][name] == "double" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        lines.append(f'{indent}<data key="{ids[kind, name]}">{xml_text(_text(value))}</data>\n')
     return "".join(lines)
+
+
+def _attvalues(data: dict[str, Any], kind: str, ids: dict[tuple[str, str], str]) -> str:
+    values = [f'          <attvalue for="{ids[kind, name]}" value="{xml_attribute(_text(data[name]))}" />\n'
+              for name in sorted(data) if data[name] is not None and (kind, name) in ids]
+    return "        <attvalues>\n" + "".join(values) + "        </attvalues>\n" if values else ""

@@ -63,7 +63,6 @@ class BuildOptions:
     thesaurus: Path | None = None
     size_by: str = "papers"
     colour_by: str = "type"
-    show_concepts: bool = False
 
 
 @dataclass
@@ -307,7 +306,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
     began = time.perf_counter()
     with _layout_pool(options.extract.jobs) as layouts:
         views = start_views(graph, folder, size_by=options.size_by, colour_by=options.colour_by,
-                            show_concepts=options.show_concepts, title=title, layouts=layouts)
+                            title=title, layouts=layouts)
         planned = time.perf_counter() - began
         for name, write in ((GRAPHML, exports.write_graphml), (JSON, exports.write_json)):
             began = time.perf_counter()

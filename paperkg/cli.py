@@ -17,7 +17,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_train, cli_view
-from paperkg.cli_output import count_table, err, print_warnings
+from paperkg.cli_output import count_table, err, names_folder, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
 
@@ -78,6 +78,11 @@ class ExportFormat(str, Enum):
     GEXF = "gexf"
     JSON = "json"
     CSV = "csv"
+    VOSVIEWER = "vosviewer"
+
+
+GraphArgument = Annotated[Path, typer.Argument(
+    help="A saved graph: graph.json, graph.graphml, or the build's output folder.", show_default=False)]
 
 
 class SizeBy(str, Enum):
@@ -143,9 +148,8 @@ def build(
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
-    size_by: Annotated[SizeBy, typer.Option(help="Entity size in graph.html.")] = SizeBy.PAPERS,
-    colour_by: Annotated[ColourBy, typer.Option(help="Node colour in the views.")] = ColourBy.TYPE,
-    show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept nodes in graph.html.")] = False,
+    size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
+    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False, help="Node colour in the views.")] = ColourBy.TYPE,
     batch_size: BatchOption = 32,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
@@ -157,13 +161,17 @@ def build(
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
     from paperkg.build import BuildOptions, ExtractSettings, run_build
 
+    if not output.exists() and not names_folder(output):  # an existing file: the output folder check says so
+        raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
+                           f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
+                           ExitCode.USAGE)
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
-                           colour_by=colour_by.value, show_concepts=show_concepts)
+                           colour_by=colour_by.value)
     summary = run_build(options, err)
     out = Console()
     print_warnings(summary.warnings)
@@ -193,7 +201,7 @@ def build(
 def extract(
     inputs: InputsArgument,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="JSONL file to write (with --dask: a folder of shards).",
+        "--output", "-o", help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
@@ -215,9 +223,13 @@ def extract(
         from paperkg.dask_extract import run_dask_extract
 
         target = output or Path("out/shards")
+        if not target.exists() and not names_folder(target):
+            raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
+                               f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
         target = output or Path("out/extractions.jsonl")
+        target = target / "extractions.jsonl" if names_folder(target) else target
         count, warnings = run_extract(inputs, target, extract_settings, err)
     print_warnings(warnings)
     if not count:
@@ -229,27 +241,34 @@ def extract(
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
 
-@app.command(epilog="Example:\n\n  paperkg export out/graph.json --format gexf -o out/graph.gexf")
+@app.command(epilog="Examples:\n\n  paperkg export out/ -o out/graph.gexf\n\n"
+                    "  paperkg export out/graph.json --map -o out/map.graphml\n\n"
+                    "  paperkg export out/ --format csv -o out/csv/")
 def export(
-    graph_file: Annotated[Path, typer.Argument(help="A saved graph: graph.json or graph.graphml.", show_default=False)],
-    format: Annotated[ExportFormat, typer.Option("--format", "-f", help="Output format.")] = ExportFormat.GRAPHML,
+    graph_file: GraphArgument,
+    format: Annotated[Optional[ExportFormat], typer.Option(
+        "--format", "-f", case_sensitive=False, show_default=False,
+        help="Output format (default: from the -o file's extension, else graphml).")] = None,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="Output file (a directory for csv).", show_default=False)] = None,
+        "--output", "-o", show_default=False,
+        help="Output file (.graphml, .gexf, .json), or a folder (csv: nodes.csv and edges.csv; the others: "
+             "graph.<format> or map.<format> in it). Default: beside the graph.")] = None,
+    entity_map: Annotated[bool, typer.Option(
+        "--map", help="Export the entity map graph.html draws (entities, links with paper counts and typed "
+                      "relations, communities, positions) instead of the knowledge graph.")] = False,
 ) -> None:
-    """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv)."""
-    from paperkg.graph import exports
+    """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
+    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
+    from paperkg.cli_export import export_target, write_export
 
-    graph = exports.read_graph(graph_file)
-    target = output or (graph_file.parent if format is ExportFormat.CSV else graph_file.with_suffix(f".{format.value}"))
-    writers = {ExportFormat.GRAPHML: exports.write_graphml, ExportFormat.GEXF: exports.write_gexf,
-               ExportFormat.JSON: exports.write_json, ExportFormat.CSV: exports.write_csv}
-    writers[format](graph, target)
-    err.print(f"wrote {escape(str(target))}")
+    chosen, target = export_target(graph_file, format and format.value, output, entity_map)
+    for path in write_export(graph_file, chosen, target, entity_map):
+        err.print(f"wrote {escape(str(path))}")
 
 
 @app.command(epilog="Example:\n\n  paperkg stats out/graph.json --top 15")
 def stats(
-    graph_file: Annotated[Path, typer.Argument(help="A saved graph: graph.json or graph.graphml.", show_default=False)],
+    graph_file: GraphArgument,
     top: Annotated[int, typer.Option(min=1, help="How many top entities to list.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:

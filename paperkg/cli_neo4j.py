@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paperkg.cli_output import err
-from paperkg.core.errors import PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -154,13 +154,28 @@ def query(name: str, settings: Settings, params: list[str], as_json: bool = Fals
     from paperkg.cypher.runner import run_named_query
 
     named = load_query(name)
-    values = named.parameters(_parse_params(params))
-    rows = run_named_query(named, make_target(settings), values)
+    given = _parse_params(params)
+    missing = [param for param in named.params if param.required and param.name not in given]
+    if missing:
+        asked = " ".join(f"--param {param.name}=..." for param in missing)
+        raise PaperkgError(f"query {named.name} needs {asked} ({missing[0].help}), e.g. paperkg query {named.name} "
+                           + " ".join(f"--param {param.name}={json.dumps(param.default)}" for param in missing) + ".",
+                           ExitCode.USAGE)
+    values = named.parameters(given)
+    defaults = [param for param in named.params if param.name not in given]
+    if defaults:
+        err.print(f"{named.name}: defaults used: "
+                  + ", ".join(f"{param.name}={json.dumps(param.default)}" for param in defaults)
+                  + " (set one with --param name=value)", highlight=False)
+    target = make_target(settings)
+    rows = run_named_query(named, target, values)
     if as_json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
-        return rows
-    if not rows:
+    elif not rows:
         Console().print(f"{named.name}: no rows")
+    if not rows:
+        _suggest(named, given, target)
+    if as_json or not rows:
         return rows
     columns = list(rows[0])
     table = Table(*columns, title=Text(f"{named.name}: {named.summary} ({len(rows)} rows)"))
@@ -170,13 +185,27 @@ def query(name: str, settings: Settings, params: list[str], as_json: bool = Fals
     return rows
 
 
+def _suggest(named: Any, given: dict[str, str], target: Neo4jTarget) -> None:
+    """After "no rows": for each name the user gave, the close names the database has (of the type
+    the parameter is named after: task -> Task), as `view --focus` does."""
+    from paperkg.core.schema import NodeLabel
+    from paperkg.cypher.runner import close_names
+
+    labels = {label.value.casefold(): label.value for label in NodeLabel}
+    for param in named.params:
+        if param.required and param.name in given:
+            close = close_names(target, given[param.name], labels.get(param.name.casefold()))
+            hint = f"close names: {', '.join(close)}" if close else "no close names either"
+            err.print(f"{param.name} {given[param.name]!r}: {hint}.", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add `push` and `query` to the paperkg command."""
 
     @app.command("push", epilog="Example:\n\n  NEO4J_PASSWORD=... paperkg push out/graph.json "
                                 "--uri bolt://localhost:7687 --database neo4j")
     def push_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         uri: UriOption = None,
         user: UserOption = None,
         password: PasswordOption = None,
@@ -186,9 +215,9 @@ def register(app: typer.Typer) -> None:
         replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
-        if not graph_file.is_file():
-            raise PaperkgError(f"{graph_file}: no such file.")
-        push(graph_file, make_target(_settings(uri, user, password, database)), batch_size, replace)
+        from paperkg.graph.exports import graph_path
+
+        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), batch_size, replace)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
                                  "  paperkg query acronym --param acronym=FLeRM --json")

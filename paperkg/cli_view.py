@@ -5,10 +5,11 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
+from paperkg.cli_output import err, names_folder
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.viz.options import FOLD_ABOVE, check_limits, check_options
+from paperkg.viz.options import (COLOUR_SCHEMES, ENTITY_TYPES, FOLD_ABOVE, SIZE_METRICS, canonical_choice,
+                                 check_limits, check_options)
 
 EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
             "  paperkg view out/graph.json --focus LLM --depth 2 -o llm.html\n\n"
@@ -16,37 +17,46 @@ EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
 
 
 def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int, types: list[str],
-         min_papers: int, max_nodes: int | None, size_by: str, colour_by: str, show_concepts: bool,
-         title: str | None) -> list[Path]:
-    """Render graph.html and papers.html into a folder, or one focus view into a file; returns what was written."""
-    from paperkg.graph.exports import read_graph
-    from paperkg.viz.views import render_focus, render_views
+         min_papers: int, max_nodes: int | None, size_by: str, colour_by: str,
+         title: str | None) -> tuple[list[Path], int]:
+    """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
+    was written and how many entities it draws."""
+    from paperkg.graph.exports import graph_path, read_graph
+    from paperkg.viz.views import render_focus, start_views
 
-    if output is not None and focus is None and output.suffix.lower() == ".html":
+    if output is not None and focus is None and not names_folder(output):
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
+    if output is not None and focus is not None and not names_folder(output) and output.suffix.lower() != ".html":
+        raise PaperkgError(f"-o {output}: a focus view is an HTML page: name the file .html, or name a folder "
+                           "(focus.html is written there).", ExitCode.USAGE)
     check_limits(depth=depth, min_papers=min_papers, max_nodes=max_nodes)
     check_options(size_by, colour_by, types)
-    graph = read_graph(graph_file)
-    name = title or f"paperkg · {graph_file.parent.name or graph_file.name}"
-    options = {"size_by": size_by, "colour_by": colour_by, "show_concepts": show_concepts,
-               "types": types or None, "min_papers": min_papers, "max_nodes": max_nodes, "title": name}
+    source = graph_path(graph_file)
+    graph = read_graph(source)
+    name = title or f"paperkg · {source.parent.name or source.name}"
+    options = {"size_by": size_by, "colour_by": colour_by, "types": types or None, "min_papers": min_papers,
+               "max_nodes": max_nodes, "title": name}
     if focus is None:
-        return render_views(graph, output or graph_file.parent, **options)
-    target = output or graph_file.parent / "focus.html"
-    if target.is_dir():
-        target = target / "focus.html"
+        pending = start_views(graph, output or source.parent, **options)
+        return pending.finish(), len(pending.selection.nodes)
+    target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
     render_focus(graph, target, focus, depth=depth, **options)
-    return [target]
+    return [target], 1
+
+
+def _filters(types: list[str], min_papers: int) -> str:
+    """' of type Method in at least 500 papers': the filters a view was asked for, as words."""
+    words = f" of type {' or '.join(types)}" if types else ""
+    return words + (f" is in at least {min_papers} papers" if min_papers > 1 else " is left")
 
 
 def register(app: typer.Typer) -> None:
     """Add `view` to the paperkg command."""
-    console = Console(stderr=True)
 
     @app.command("view", epilog=EXAMPLES)
     def view_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         output: Annotated[Optional[Path], typer.Option(
             "--output", "-o", help="With --focus: the HTML file (default focus.html beside the graph). "
                                    "Without: the folder for graph.html and papers.html (default: the graph's).")] = None,
@@ -59,11 +69,17 @@ def register(app: typer.Typer) -> None:
                  "the page says what was left out.")] = None,
         size_by: Annotated[str, typer.Option(help="Entity size: papers, degree or pagerank.")] = "papers",
         colour_by: Annotated[str, typer.Option(help="Colour at opening: type, community or year.")] = "type",
-        show_concepts: Annotated[bool, typer.Option(help="Include the low-priority Concept entities.")] = False,
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
     ) -> None:
         """Re-render graph.html and papers.html from a saved graph, or draw a focus view around one entity."""
-        written = view(graph_file, output=output, focus=focus, depth=depth, types=types, min_papers=min_papers,
-                       max_nodes=max_nodes, size_by=size_by, colour_by=colour_by, show_concepts=show_concepts,
-                       title=title)
-        console.print("wrote " + ", ".join(str(path) for path in written))
+        size_by, colour_by = canonical_choice(size_by, SIZE_METRICS), canonical_choice(colour_by, COLOUR_SCHEMES)
+        types = [canonical_choice(name, ENTITY_TYPES) for name in types]
+        written, drawn = view(graph_file, output=output, focus=focus, depth=depth, types=types,
+                              min_papers=min_papers, max_nodes=max_nodes, size_by=size_by, colour_by=colour_by,
+                              title=title)
+        err.print("wrote " + ", ".join(str(path) for path in written))
+        if not drawn:
+            err.print(f"[yellow]warning[/]: nothing left to draw: no entity{_filters(types, min_papers)}; lower "
+                          "--min-papers or drop --type (paperkg stats lists the top entities and their papers).",
+                          highlight=False)
+            raise typer.Exit(ExitCode.INPUT_WARNINGS)

@@ -135,6 +135,10 @@ server.http.advertised_address=127.0.0.1:$HTTP_PORT
 server.https.enabled=false
 dbms.security.auth_enabled=true
 dbms.usage_report.enabled=false
+# Neo4j Browser: no product-analytics consent banner, no usage or crash reports (client.allow_telemetry
+# is the initial state of Browser's analytics settings; Neo4j 5.26 no longer has
+# browser.allow_outgoing_connections, and its strict config validation refuses it).
+client.allow_telemetry=false
 server.memory.heap.initial_size=$HEAP
 server.memory.heap.max_size=$HEAP
 server.memory.pagecache.size=256m

@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv-lowest
 .venv-lowest/bin/python -m pip install --quiet --upgrade pip uv
 .venv-lowest/bin/uv pip install --quiet --python .venv-lowest/bin/python --resolution lowest-direct --compile-bytecode -e ".[test]"
-.venv-lowest/bin/python -m pytest -m "not neo4j and not browser and not training" -p no:cacheprovider "$@"
+.venv-lowest/bin/python -m pytest -m "not neo4j and not browser and not gephi and not training" -p no:cacheprovider "$@"

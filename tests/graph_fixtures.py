@@ -56,7 +56,6 @@ ENTITIES = {
     "dataset:imagenet": ("Dataset", "ImageNet", ["ImageNet"], None, None),
     "metric:accuracy": ("Metric", "accuracy", ["accuracy"], None, None),
     "metric:success rate": ("Metric", "success rate", ["success rate"], None, None),
-    "concept:learning rates": ("Concept", "learning rates", ["learning rates"], None, None),
 }
 
 RELATIONS = [
@@ -71,7 +70,6 @@ RELATIONS = [
     ("paper:4a2f2e6da9f81cf7", "EVALUATES_ON", "dataset:cifar-10", "4a2f2e6da9f81cf7", "CIFAR-10", "ruler"),
     ("paper:4a2f2e6da9f81cf7", "EVALUATES_ON", "dataset:cifar-100", "4a2f2e6da9f81cf7", "CIFAR-100", "ruler"),
     ("paper:4a2f2e6da9f81cf7", "MENTIONS", "metric:accuracy", "4a2f2e6da9f81cf7", "accuracy", "ruler"),
-    ("paper:4a2f2e6da9f81cf7", "MENTIONS", "concept:learning rates", "4a2f2e6da9f81cf7", "learning rates", "noun_chunk"),
     ("method:flerm", "USED_FOR", "method:gts", "4a2f2e6da9f81cf7", "Graph Transformers", "cue"),
     ("paper:6d6887ad5122c59b", "PROPOSES", "method:sira", "6d6887ad5122c59b", "Self-Information Rewrite Attack", "cue"),
     ("paper:6d6887ad5122c59b", "MENTIONS", "method:llms", "6d6887ad5122c59b", "LLMs", "acronym"),
@@ -121,7 +119,7 @@ def _add_metrics(graph: nx.MultiDiGraph) -> None:
 
 
 def sample_graph() -> nx.MultiDiGraph:
-    """A 17-node graph of three papers, their methods, tasks, datasets, metrics and a concept."""
+    """A 16-node graph of three papers, their methods, tasks, datasets and metrics."""
     graph = nx.MultiDiGraph(**{SCHEMA_KEY: SCHEMA_VERSION})
     for paper_id, abstract in PAPERS.items():
         graph.add_node(f"paper:{paper_id}", label="Paper", key=f"paper:{paper_id}",

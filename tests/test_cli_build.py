@@ -160,7 +160,7 @@ def test_stats_and_export(built, tmp_path):
     run_cli("export", str(built / "graph.json"), "--format", "gexf", "-o", str(tmp_path / "g.gexf"))
     assert nx.read_gexf(tmp_path / "g.gexf").number_of_nodes() == sum(stats["nodes"].values())
     run_cli("export", str(built / "graph.json"), "--format", "csv", "-o", str(tmp_path))
-    assert (tmp_path / "nodes.csv").read_text().startswith("key,label,name")
+    assert (tmp_path / "nodes.csv").read_text().startswith("id,label,node_type,name,")
 
 
 def test_missing_input_is_one_clear_error(tmp_path):

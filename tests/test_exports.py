@@ -48,8 +48,8 @@ def test_csv_cells_that_start_like_a_formula_are_neutralised(tmp_path: Path, lea
     write_csv(graph_with(formula, formula, formula), tmp_path)
     nodes = list(csv.DictReader((tmp_path / "nodes.csv").open(encoding="utf8", newline="")))
     edges = list(csv.DictReader((tmp_path / "edges.csv").open(encoding="utf8", newline="")))
-    paper = next(row for row in nodes if row["label"] == "Paper")
-    method = next(row for row in nodes if row["label"] == "Method")
+    paper = next(row for row in nodes if row["node_type"] == "Paper")
+    method = next(row for row in nodes if row["node_type"] == "Method")
     assert paper["title"] == paper["name"] == paper["aliases"] == f"'{formula}"
     assert method["name"] == f"'{formula}" and method["aliases"] == f"'{formula}|m"
     assert edges[0]["evidence_sentence"] == f"'{formula}"
@@ -60,3 +60,20 @@ def test_csv_keeps_ordinary_text_as_it_is(tmp_path: Path) -> None:
     write_csv(graph_with("Sparse ε-Nets, a study", "FooNet", "We propose FooNet."), tmp_path)
     nodes = list(csv.DictReader((tmp_path / "nodes.csv").open(encoding="utf8", newline="")))
     assert {row["name"] for row in nodes} == {"Sparse ε-Nets, a study", "FooNet"}
+
+
+def test_graphml_keys_name_the_type_node_type_and_no_key_id_reads_as_a_property(tmp_path: Path) -> None:
+    """Gephi matches a <key>'s id as well as its attr.name against `label`, `weight`, `x`...: ids
+    are g0.., n0.., e0.., and `label` holds the name, `node_type` the type."""
+    write_graphml(graph_with("Sparse Nets", "FooNet", "We propose FooNet."), tmp_path / "g.graphml")
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    root = ElementTree.parse(tmp_path / "g.graphml").getroot()
+    keys = {key.get("id"): key.get("attr.name") for key in root.findall("g:key", ns)}
+    assert all(key_id[0] in "gne" and key_id[1:].isdigit() for key_id in keys)
+    label_key = next(key_id for key_id, name in keys.items() if name == "label")
+    type_key = next(key_id for key_id, name in keys.items() if name == "node_type")
+    method = root.find("g:graph/g:node[@id='method:m']", ns)
+    assert method.find(f"g:data[@key='{label_key}']", ns).text == "FooNet"
+    assert method.find(f"g:data[@key='{type_key}']", ns).text == "Method"
+    edge = root.find("g:graph/g:edge", ns)
+    assert edge.get("label") == "PROPOSES" and "id" not in keys.values()

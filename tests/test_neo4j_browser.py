@@ -52,3 +52,12 @@ def test_browser_page_and_its_scripts_are_served(neo4j_target):
     for source in page.scripts:
         status, content_type, script = fetch(urljoin(BROWSER_URL, source))
         assert status == 200 and content_type.endswith("javascript") and len(script) > 1000, source
+
+
+def test_browser_is_told_to_send_no_telemetry(neo4j_target):
+    """Browser reads its analytics consent from the server's client config: off, so an offline
+    machine shows no telemetry banner (scripts/neo4j.sh writes client.allow_telemetry=false)."""
+    from neo4j_fixtures import run_cypher
+
+    settings = {row["name"]: row["value"] for row in run_cypher(neo4j_target, "CALL dbms.clientConfig()")}
+    assert settings["client.allow_telemetry"] == "false"

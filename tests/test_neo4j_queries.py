@@ -19,7 +19,7 @@ from paperkg.cypher.runner import run_named_query
 from paperkg.cypher.writer import Neo4jTarget, push_graph
 
 pytestmark = pytest.mark.neo4j
-ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric", "Concept"}
+ENTITY_LABELS = {"Method", "Task", "Dataset", "Metric"}
 
 
 @pytest.fixture(scope="module")
@@ -243,3 +243,15 @@ def test_top_methods(neo4j_target, icml):
     assert len(rows) == 5
     assert all(row["papers"] == papers[row["method"]] for row in rows)
     assert rows[0]["papers"] == max(papers.values())
+
+
+def test_cli_query_says_its_defaults_and_names_close_names_on_no_rows(icml, neo4j_target, monkeypatch):
+    from cli_helpers import run_cli
+
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_target.password)
+    where = ("--uri", neo4j_target.uri, "--database", neo4j_target.database)
+    result = run_cli("query", "Acronym_Glossary", *where)
+    assert "acronym_glossary: defaults used: limit=200 (set one with --param name=value)" in result.stderr
+    result = run_cli("query", "methods_for_task", "-p", "task=image quality assesment", *where)
+    assert "methods_for_task: no rows" in result.stdout
+    assert "task 'image quality assesment': close names: image quality assessment." in result.stderr

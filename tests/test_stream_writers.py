@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import networkx as nx
 
+from paperkg.core.schema import SCHEMA_VERSION
 from paperkg.graph.exports import read_graphml, read_json, write_graphml, write_json
 
 HOSTILE = 'A & B <b>"quoted"</b>\n\tnext line'
 
 
 def _graph() -> nx.MultiDiGraph:
-    graph = nx.MultiDiGraph(paperkg_schema=2)
+    graph = nx.MultiDiGraph(paperkg_schema=SCHEMA_VERSION)
     graph.add_node("method:a & b", label="Method", key="method:a & b", name=HOSTILE, aliases=[HOSTILE, "A&B"],
                    mentions=2, pagerank=0.125, community=0)
     graph.add_node("paper:1", label="Paper", key="paper:1", name="x", year=2025, abstract=HOSTILE, authors=[])

@@ -127,7 +127,6 @@ def test_page_code_builds_dom_text_never_markup() -> None:
 
 def test_entity_map_links_entities_by_shared_papers_and_typed_relations() -> None:
     index = index_entities(sample_graph())
-    assert "concept:learning rates" not in index.papers_of
     links = link_graph(index, index.entities)
     assert all(not node.startswith("paper:") for node in links)
     shared = links.edges["dataset:cifar-10", "method:flerm"]
@@ -211,18 +210,11 @@ def test_papers_view_keeps_papers_and_their_entities(tmp_path: Path) -> None:
     _, page = _views(tmp_path, dated_graph())
     data = _data(page)
     kinds = [node["kind"] for node in data["nodes"]]
-    assert kinds.count("Paper") == 3 and "Concept" not in kinds
+    assert kinds.count("Paper") == 3
     edge = next(e for e in data["edges"] if e["id"] == "paper:022ade70781f4129|EVALUATES_ON|dataset:cifar-10")
     assert edge["kinds"] == ["EVALUATES_ON"] and edge["arrows"] == "to"
     evidence = data["edge_panels"][edge["id"]]["evidence"][0]
     assert evidence[1][evidence[2]:evidence[3]] == "CIFAR-10"
-
-
-def test_concepts_only_when_asked(tmp_path: Path) -> None:
-    hidden, _ = _views(tmp_path / "a", dated_graph())
-    shown, _ = _views(tmp_path / "b", dated_graph(), show_concepts=True)
-    assert "concept:learning rates" not in _by_id(hidden)
-    assert "concept:learning rates" in _by_id(shown)
 
 
 # ---- selection: filters, folding, focus ----------------------------------------------------
@@ -392,7 +384,7 @@ def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> Non
     (["--max-nodes", "0"], "--max-nodes must be 1 or more, not 0."),
     (["--min-papers", "0"], "--min-papers must be 1 or more, not 0."),
     (["--focus", "ImageNett"], "--focus 'ImageNett': no entity has that name, alias or acronym. Close matches: ImageNet"),
-    (["--type", "Author"], "--type must be among Method, Task, Dataset, Metric, Concept, not Author."),
+    (["--type", "Author"], "--type must be among Method, Task, Dataset, Metric, not Author."),
     (["-o", "x.html"], "without --focus, -o names a folder"),
 ])
 def test_paperkg_view_usage_errors_are_one_sentence_and_exit_2(saved_graph: Path, args: list[str],

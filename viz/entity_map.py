@@ -14,10 +14,11 @@ from itertools import combinations
 
 import networkx as nx
 
+from paperkg.core import schema
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.viz.style import SHARED_PAPERS
 
-ENTITY_LABELS = ("Method", "Task", "Dataset", "Metric")
+ENTITY_LABELS = tuple(label.value for label in schema.ENTITY_LABELS)
 
 
 @dataclass

@@ -4,13 +4,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import ENTITY_LABELS
 
 MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
 FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
 SIZE_METRICS = ("papers", "degree", "pagerank")
 COLOUR_SCHEMES = ("type", "community", "year")
 MIN_RELATION_CONFIDENCE = 0.5  # the map draws a typed relation when its best sentence is at least this sure
-ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric", "Concept")
+ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
+
+
+def canonical_choice(value: str, choices: Iterable[str]) -> str:
+    """`value` spelled as the choice it names in any case ('method' -> 'Method'); unchanged when none."""
+    return next((choice for choice in choices if choice.casefold() == value.strip().casefold()), value)
 
 
 def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = None) -> None:

@@ -18,7 +18,6 @@ NODE_STYLES: dict[str, NodeStyle] = {  # legend order
     "Task": NodeStyle("#59A14F", "triangle"),
     "Dataset": NodeStyle("#F28E2B", "diamond"),
     "Metric": NodeStyle("#B07AA1", "star"),
-    "Concept": NodeStyle("#9C9C9C", "hexagon"),
 }
 UNKNOWN_NODE_STYLE = NodeStyle("#BAB0AC", "dot")
 

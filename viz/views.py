@@ -8,7 +8,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from paperkg.viz.entity_map import ENTITY_LABELS, EntityIndex, index_entities
+from paperkg.viz.entity_map import EntityIndex, index_entities
 from paperkg.viz.options import FOLD_ABOVE, MAP_FILE, PAPERS_FILE, check_options
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
@@ -18,7 +18,7 @@ from paperkg.viz.selection import Selection, focus_entities, resolve_entity, sel
 
 
 def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
-                 colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
+                 colour_by: str = "type", types: Iterable[str] | None = None,
                  min_papers: int = 1, max_nodes: int | None = None) -> list[Path]:
     """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`.
 
@@ -26,7 +26,7 @@ def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg
     drawn; with it, the `max_nodes` entities of highest PageRank.
     """
     return start_views(graph, out_dir, title=title, size_by=size_by, colour_by=colour_by,
-                       show_concepts=show_concepts, types=types, min_papers=min_papers,
+                       types=types, min_papers=min_papers,
                        max_nodes=max_nodes).finish()
 
 
@@ -57,15 +57,15 @@ class PendingViews:
 
 
 def start_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
-                colour_by: str = "type", show_concepts: bool = False, types: Iterable[str] | None = None,
+                colour_by: str = "type", types: Iterable[str] | None = None,
                 min_papers: int = 1, max_nodes: int | None = None,
                 layouts: Executor | None = None) -> PendingViews:
     """render_views in two halves: plan both views and lay them out, the map (most of the views'
     time) on `layouts`, a process pool, so that the caller can write other files meanwhile (without
     it, here), the paper view here."""
     check_options(size_by, colour_by, types)
-    index = _index(graph, show_concepts, types)
-    selection = select_entities(index, types=types, min_papers=min_papers, **_cap(max_nodes))
+    index = index_entities(graph)
+    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
     map_plan, papers_plan = plan_map(index, selection, size_by), plan_papers(index, selection)
     return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
                         _run(papers_plan.layout(), None), Path(out_dir), title, size_by, colour_by)
@@ -81,14 +81,14 @@ def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[flo
 
 
 def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, title: str = "paperkg",
-                 size_by: str = "papers", colour_by: str = "type", show_concepts: bool = False,
+                 size_by: str = "papers", colour_by: str = "type",
                  types: Iterable[str] | None = None, min_papers: int = 1,
                  max_nodes: int | None = None) -> str:
     """Write the entity map around `focus` (name, alias or acronym) at `path`; returns the entity's key."""
     check_options(size_by, colour_by, types)
-    index = _index(graph, show_concepts, types)
+    index = index_entities(graph)
     entity = resolve_entity(index, focus)
-    selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers, **_cap(max_nodes))
+    selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers, **fold(max_nodes))
     name = graph.nodes[entity].get("name", entity)
     page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by)
     page.focus = entity
@@ -96,11 +96,7 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
     return entity
 
 
-def _cap(max_nodes: int | None) -> dict[str, object]:
+def fold(max_nodes: int | None) -> dict[str, object]:
     """An explicit --max-nodes keeps the top by PageRank; the default fold keeps the entities in the most papers."""
     return {"max_nodes": FOLD_ABOVE, "rank": "papers"} if max_nodes is None else {"max_nodes": max_nodes, "rank": "pagerank"}
 
-
-def _index(graph: nx.MultiDiGraph, show_concepts: bool, types: Iterable[str] | None) -> EntityIndex:
-    labels = [*ENTITY_LABELS, "Concept"] if show_concepts or (types and "Concept" in types) else ENTITY_LABELS
-    return index_entities(graph, labels)

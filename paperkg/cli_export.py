@@ -1,0 +1,62 @@
+"""`paperkg export`: which format and file an export writes, and writing it.
+
+-o follows the rule of every command (cli_output.names_folder). The format comes from --format or
+else from the file's extension; when both are given they must agree.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperkg.cli_output import names_folder
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.output_folder import check_output_folder
+
+EXTENSIONS = {"graphml": ".graphml", "gexf": ".gexf", "json": ".json"}  # csv, vosviewer: a folder of two files
+FOLDER_FORMATS = {"csv": "a CSV export is two files (nodes.csv and edges.csv)",
+                  "vosviewer": "a VOSviewer export is two files (map.txt and network.txt)"}
+DEFAULT_FORMAT = "graphml"
+
+
+def export_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:
+    """The format to write and where: a file, or for csv a folder; one sentence when -o and --format disagree."""
+    if entity_map and format == "json":
+        raise PaperkgError("--map writes GraphML, GEXF, CSV or VOSviewer files, not node-link JSON: use --format "
+                           "graphml, gexf, csv or vosviewer.", ExitCode.USAGE)
+    if format == "vosviewer" and not entity_map:
+        raise PaperkgError("--format vosviewer writes the entity map (VOSviewer's map and network files): add "
+                           "--map.", ExitCode.USAGE)
+    stem = "map" if entity_map else "graph"
+    if output is None or names_folder(output):
+        chosen = format or DEFAULT_FORMAT
+        folder = output or (graph_file if graph_file.is_dir() else graph_file.parent)
+        return chosen, folder if chosen in FOLDER_FORMATS else folder / f"{stem}{EXTENSIONS[chosen]}"
+    suffix = output.suffix.lower()
+    inferred = next((name for name, extension in EXTENSIONS.items() if extension == suffix), None)
+    folder_format = "csv" if suffix == ".csv" else format if format in FOLDER_FORMATS else None
+    if folder_format:
+        raise PaperkgError(f"-o {output}: {FOLDER_FORMATS[folder_format]}, so -o names a folder: use -o {output.with_suffix('')}/.", ExitCode.USAGE)
+    if inferred is None:
+        raise PaperkgError(f"-o {output}: paperkg exports .graphml, .gexf or .json files (or a folder of CSV): "
+                           "name the file with one of these extensions.", ExitCode.USAGE)
+    if format is not None and format != inferred:
+        raise PaperkgError(f"-o {output} names a {inferred} file but --format is {format}: drop --format, or "
+                           f"name the file {output.with_suffix(EXTENSIONS[format]).name}.", ExitCode.USAGE)
+    return inferred, output
+
+
+def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) -> list[Path]:
+    """Read the graph, write it (or its entity map) in `format` at `target`; returns the files written."""
+    from paperkg.graph import exports
+
+    graph = exports.read_graph(graph_file)
+    if entity_map:
+        from paperkg.viz.map_export import entity_map_table
+
+        graph = entity_map_table(graph)
+    check_output_folder(target if format in FOLDER_FORMATS else target.parent)
+    if format in FOLDER_FORMATS:
+        target.mkdir(parents=True, exist_ok=True)
+        return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
+    return [target]

@@ -1,0 +1,142 @@
+"""The exports opened by the programs people open them in: the Gephi toolkit 0.10.1 (the importer
+Gephi Desktop uses, run as a small Java program, tests/java/GephiImport.java), python-igraph and
+networkx. Every node must be labelled by its name, every edge carry its relation type (Gephi's
+edge kind and the `interaction` column), with no SEVERE import issue and no warning."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from cli_helpers import ROOT, run_cli
+
+from paperkg.core.schema import NodeLabel, RelType
+from paperkg.graph.exports import read_graph
+
+GEPHI_JAR = Path(os.environ.get("PAPERKG_GEPHI_JAR", ROOT / ".gephi" / "gephi-toolkit-0.10.1-all.jar"))
+CHECKER = ROOT / "tests" / "java" / "GephiImport.java"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def gephi(tmp_path_factory):
+    """A function importing a file with the Gephi toolkit and returning what Gephi made of it."""
+    if not GEPHI_JAR.is_file():
+        pytest.fail(f"{GEPHI_JAR} is missing: scripts/test.sh fetches it (or set PAPERKG_GEPHI_JAR)")
+    if shutil.which("javac") is None:
+        pytest.fail("javac is missing: the Gephi check needs a JDK 17 (scripts/neo4j.sh needs one too)")
+    classes = tmp_path_factory.mktemp("gephi-classes")
+    subprocess.run(["javac", "-cp", str(GEPHI_JAR), "-d", str(classes), str(CHECKER)], check=True)
+
+    def load(path: Path) -> dict:
+        result = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", f"{GEPHI_JAR}{os.pathsep}{classes}",
+                                 "GephiImport", str(path)], capture_output=True, text=True, check=True, timeout=300)
+        return json.loads(result.stdout)
+    return load
+
+
+@pytest.fixture(scope="module")
+def exported(built, tmp_path_factory) -> dict[str, Path]:
+    """The example build's GraphML (as the build writes it), its GEXF and its entity map in both."""
+    out = tmp_path_factory.mktemp("exports")
+    graph = built / "graph.json"
+    run_cli("export", str(graph), "-o", str(out / "graph.gexf"))
+    run_cli("export", str(graph), "--map", "-o", str(out / "map.graphml"))
+    run_cli("export", str(graph), "--map", "-o", str(out / "map.gexf"))
+    run_cli("export", str(graph), "--format", "csv", "-o", str(out / "csv"))
+    return {"graphml": built / "graph.graphml", "gexf": out / "graph.gexf",
+            "map.graphml": out / "map.graphml", "map.gexf": out / "map.gexf", "edges.csv": out / "csv" / "edges.csv"}
+
+
+@pytest.fixture(scope="module")
+def names(built) -> dict[str, str]:
+    graph = read_graph(built / "graph.json")
+    return {key: data["name"] for key, data in graph.nodes(data=True)}
+
+
+@pytest.mark.gephi
+@pytest.mark.parametrize("which", ["graphml", "gexf"])
+def test_gephi_labels_every_node_by_its_name_and_every_edge_by_its_relation(gephi, exported, names, which):
+    found = gephi(exported[which])
+    assert found["severe"] == 0, [issue for issue in found["issues"] if issue["level"] == "SEVERE"]
+    assert {node["id"]: node["label"] for node in found["nodes"]} == names
+    types = {label.value for label in NodeLabel}
+    assert {node["attributes"]["node_type"] for node in found["nodes"]} <= types
+    relations = {rel.value for rel in RelType}
+    assert found["edges"] and all(edge["kind"] in relations for edge in found["edges"])
+    assert all(edge["attributes"]["interaction"] == edge["kind"] for edge in found["edges"])
+    assert "label" not in {column.lower() for column in found["node_columns"]} - {"label"}
+    assert "type" not in found["edge_columns"]
+
+
+@pytest.mark.gephi
+@pytest.mark.parametrize("which", ["map.graphml", "map.gexf"])
+def test_gephi_reads_the_entity_map_with_links_positions_and_communities(gephi, exported, names, which):
+    found = gephi(exported[which])
+    assert found["severe"] == 0, [issue for issue in found["issues"] if issue["level"] == "SEVERE"]
+    assert found["nodes"] and all(node["label"] == names[node["id"]] for node in found["nodes"])
+    assert all(edge["kind"] for edge in found["edges"]) and not any(edge["directed"] for edge in found["edges"])
+    assert all(edge["weight"] == edge["attributes"]["papers"] >= 1 for edge in found["edges"])
+    assert {"community", "papers", "node_type"} <= set(found["node_columns"])
+    assert len({(node["x"], node["y"]) for node in found["nodes"]}) == len(found["nodes"])  # laid out, not piled
+
+
+@pytest.mark.gephi
+def test_gephi_spreadsheet_import_takes_the_csv_kind_column_as_the_edge_kind(gephi, exported, built):
+    found = gephi(exported["edges.csv"])
+    assert found["severe"] == 0
+    relations = {rel.value for rel in RelType}
+    assert len(found["edges"]) == read_graph(built).number_of_edges()
+    assert all(edge["kind"] in relations and edge["directed"] for edge in found["edges"])
+
+
+@pytest.mark.parametrize("which", ["graphml", "map.graphml"])
+def test_igraph_and_networkx_read_graphml_without_a_warning(exported, which):
+    igraph = pytest.importorskip("igraph")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = igraph.Graph.Read_GraphML(str(exported[which]))
+        plain = nx.read_graphml(exported[which])
+    assert loaded.vcount() == plain.number_of_nodes() > 0
+    assert loaded.ecount() == plain.number_of_edges() > 0
+    assert set(loaded.vs["label"]) == {data["label"] for _, data in plain.nodes(data=True)}
+    assert all(kind for kind in loaded.es["interaction"])
+
+
+@pytest.mark.parametrize("which", ["gexf", "map.gexf"])
+def test_networkx_reads_gexf_1_3_without_a_warning(exported, names, which):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        graph = nx.read_gexf(exported[which], version="1.3")
+    assert graph.number_of_edges() > 0
+    assert all(data["label"] == names[node] for node, data in graph.nodes(data=True))
+    assert all(data["interaction"] for *_, data in graph.edges(data=True))
+
+
+def test_gexf_has_no_date_and_the_same_graph_gives_the_same_bytes(built, exported, tmp_path):
+    text = exported["gexf"].read_text(encoding="utf8")
+    assert "lastmodifieddate" not in text and 'version="1.3"' in text
+    run_cli("export", str(built / "graph.json"), "-o", str(tmp_path / "again.gexf"))
+    assert (tmp_path / "again.gexf").read_bytes() == exported["gexf"].read_bytes()
+
+
+def test_vosviewer_map_and_network_files_hold_the_map_gephi_reads(built, exported, tmp_path):
+    """No VOSviewer here to open them: the files follow its documented layout (a tab-separated map
+    file with a header, integer ids, clusters 1-1000; a network file of id, id, strength) and hold
+    the same entities and links as the map's GraphML."""
+    run_cli("export", str(built), "--map", "--format", "vosviewer", "-o", str(tmp_path))
+    header, *rows = [line.split("\t") for line in (tmp_path / "map.txt").read_text(encoding="utf8").splitlines()]
+    assert header[:6] == ["id", "label", "description", "x", "y", "cluster"]
+    assert [int(row[0]) for row in rows] == list(range(1, len(rows) + 1))
+    assert all(1 <= int(row[5]) <= 1000 for row in rows)
+    links = [tuple(map(float, line.split("\t"))) for line in (tmp_path / "network.txt").read_text().splitlines()]
+    plain = nx.read_graphml(exported["map.graphml"])
+    assert sorted(row[1].strip('"') for row in rows) == sorted(data["label"] for _, data in plain.nodes(data=True))
+    assert len(links) == plain.number_of_edges()
+    assert sum(strength for *_, strength in links) == sum(data["weight"] for *_, data in plain.edges(data=True))

@@ -1,0 +1,54 @@
+"""The entity map of graph.html as a graph another program opens: `paperkg export --map`.
+
+The same entities, links, communities and positions as the page draws (the default fold, the
+links thinned as on the page, the Louvain communities of the map, the layout of the page with
+its y axis turned upwards, as Gephi's is), as a GraphTable that graph/exports.py writes as
+GraphML, GEXF or CSV. A link's kind is the relation the page colours it by (a typed relation,
+else SHARED_PAPERS, "in the same papers"); its weight is the number of papers behind it.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import networkx as nx
+
+from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WEIGHT, EdgeRow,
+                                       GraphTable, NodeRow)
+from paperkg.viz.entity_map import index_entities
+from paperkg.viz.map_page import map_communities, plan_map
+from paperkg.viz.selection import select_entities
+from paperkg.viz.style import SHARED_PAPERS
+from paperkg.viz.views import fold
+
+
+def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
+                     max_nodes: int | None = None, size_by: str = "papers") -> GraphTable:
+    """The entity map graph.html draws for these options, as rows: entities labelled by name with
+    type, papers, community, x, y and size; undirected links with their kind, papers and relations."""
+    index = index_entities(graph)
+    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
+    plan = plan_map(index, selection, size_by)
+    positions = plan.layout().run()
+    communities = map_communities(plan.links)
+
+    def nodes() -> Iterator[NodeRow]:
+        for node in sorted(plan.links.nodes):
+            data = graph.nodes[node]
+            name = str(data.get("name", node))
+            x, y = positions[node]
+            yield NodeRow(node, {NODE_LABEL: name, "name": name, CYTOSCAPE_NAME: name, NODE_TYPE: data.get("label"),
+                                 "papers": index.paper_count(node), "pagerank": data.get("pagerank"),
+                                 "mean_year": index.mean_year(node), "community": communities.get(node),
+                                 "x": x, "y": -y + 0.0, "size": plan.sizes[node]})
+
+    def edges() -> Iterator[EdgeRow]:
+        for source, target in sorted(tuple(sorted(pair)) for pair in plan.links.edges):
+            data = plan.links.edges[source, target]
+            kinds = list(data["kinds"])
+            kind = next((name for name in kinds if name != SHARED_PAPERS), SHARED_PAPERS)
+            yield EdgeRow(f"{source}|{target}", source, target, kind,
+                          {INTERACTION: kind, "relations": "|".join(kinds), WEIGHT: data["papers"],
+                           "papers": data["papers"], "shared_papers": data["shared"], "strength": data["strength"]})
+
+    return GraphTable(directed=False, nodes=nodes, edges=edges,
+                      attributes={"paperkg_view": "entity map", "notes": " ".join([*selection.notes, *plan.link_notes])})
