@@ -43,7 +43,13 @@ RELATION_STYLES: dict[str, RelationStyle] = {  # legend order
 }
 UNKNOWN_RELATION_STYLE = RelationStyle("other relation", "#C7C7C7", False)
 
-# Colour-blind-friendly categorical palette for communities, cycled by community id.
+# Named clusters of the map, one colour each (Paul Tol's colour-blind-safe "muted" set plus his
+# vibrant orange); clusters beyond these are grouped as "other" in NO_COMMUNITY_COLOUR (viz/clusters.py).
+CLUSTER_PALETTE = (
+    "#332288", "#EE7733", "#44AA99", "#CC6677", "#117733", "#88CCEE",
+    "#AA4499", "#999933", "#882255", "#DDCC77",
+)
+# papers.html colours by the graph's own communities (many): this palette cycles there.
 COMMUNITY_PALETTE = (
     "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948",
     "#B07AA1", "#FF9DA7", "#9C755F", "#1F77B4", "#8C564B", "#17BECF",
