@@ -17,7 +17,8 @@ from paperkg.viz.style import CLUSTER_PALETTE, NO_COMMUNITY_COLOUR
 
 NAMED_CLUSTERS = len(CLUSTER_PALETTE)
 MIN_CLUSTER = 3
-NAME_TERMS = 3
+NAME_TERMS = 3             # terms in a cluster's name in the legend
+MAP_TERMS = 2              # of which the map draws the first (the most central)
 TERM_CHARS = 28
 OTHER = "other (small clusters)"
 
@@ -28,6 +29,7 @@ class Cluster:
 
     number: int
     name: str
+    short: str             # the name drawn on the map
     colour: str
     members: tuple[str, ...]
 
@@ -43,17 +45,20 @@ def louvain(links: nx.Graph) -> list[set[str]]:
 def named_clusters(links: nx.Graph, names: dict[str, str], papers: dict[str, int]) -> list[Cluster]:
     """The map's large clusters, named by their most central terms; the rest are "other"."""
     chosen = [members for members in louvain(links) if len(members) >= MIN_CLUSTER][:NAMED_CLUSTERS]
-    return [Cluster(number, cluster_name(links, members, names, papers), CLUSTER_PALETTE[number],
-                    tuple(sorted(members)))
-            for number, members in enumerate(chosen)]
+    clusters = []
+    for number, members in enumerate(chosen):
+        terms = central_terms(links, members, names, papers)
+        clusters.append(Cluster(number, " · ".join(terms), " · ".join(terms[:MAP_TERMS]), CLUSTER_PALETTE[number],
+                                tuple(sorted(members))))
+    return clusters
 
 
-def cluster_name(links: nx.Graph, members: set[str], names: dict[str, str], papers: dict[str, int]) -> str:
-    """The NAME_TERMS members most tied to the rest of their cluster, joined with " · "."""
+def central_terms(links: nx.Graph, members: set[str], names: dict[str, str], papers: dict[str, int]) -> list[str]:
+    """The names of the NAME_TERMS members most tied to the rest of their cluster (cut to TERM_CHARS)."""
     def inside(node: str) -> int:
         return sum(data["papers"] for other, data in links[node].items() if other in members)
     central = sorted(members, key=lambda node: (-inside(node), -papers[node], node))[:NAME_TERMS]
-    return " · ".join(_short(names[node]) for node in central)
+    return [_short(names[node]) for node in central]
 
 
 def cluster_of(clusters: list[Cluster]) -> dict[str, Cluster]:

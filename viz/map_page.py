@@ -144,12 +144,12 @@ def cluster_legend(clusters: list[Cluster], positions: dict[str, tuple[float, fl
     for cluster in clusters:
         xs = sorted(positions[member][0] for member in cluster.members)
         ys = sorted(positions[member][1] for member in cluster.members)
-        rows.append({"name": cluster.name, "colour": cluster.colour, "count": len(cluster.members),
+        rows.append({"name": cluster.name, "short": cluster.short, "colour": cluster.colour, "count": len(cluster.members),
                      "x": xs[len(xs) // 2], "y": ys[len(ys) // 2],
                      "members": [where[member] for member in cluster.members]})
     rest = len(where) - sum(row["count"] for row in rows)
     if rest:
-        rows.append({"name": OTHER, "colour": NO_COMMUNITY_COLOUR, "count": rest, "x": None, "y": None,
+        rows.append({"name": OTHER, "short": OTHER, "colour": NO_COMMUNITY_COLOUR, "count": rest, "x": None, "y": None,
                      "members": []})
     return rows
 

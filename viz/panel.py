@@ -17,7 +17,7 @@ MAX_EVIDENCE = 5
 MAX_SENTENCE_CHARS = 360
 MAX_ABSTRACT_CHARS = 4000
 MAX_LINK_PAPERS = 8
-MAX_LINK_EVIDENCE = 3
+MAX_LINK_EVIDENCE = 2
 ROLES = (("PROPOSES", "proposes"), ("ADDRESSES", "addresses"), ("EVALUATES_ON", "evaluates on"),
          ("MENTIONS", "mentions"))
 SAFE_SCHEMES = ("https://", "http://")

@@ -128,7 +128,7 @@
     labelCandidates().forEach(function (candidate) {
       var text, px, cx, top, bold = !!candidate.bold;
       if (candidate.cluster) {
-        text = candidate.cluster.name; px = CLUSTER_PX; bold = true;
+        text = candidate.cluster.short; px = CLUSTER_PX; bold = true;
         cx = (candidate.cluster.x - corner.x) * scale;
         top = (candidate.cluster.y - corner.y) * scale - px * 0.65;
       } else {
@@ -510,5 +510,7 @@
   }
   window.paperkgView = { network: network, nodes: nodes, edges: edges, nodeView: nodeView, edgeView: edgeView,
     matches: function (query) { return matches(query.trim().toLowerCase()); },
+    open: function (id) { focusNode(id); },
+    openEdge: function (id) { network.selectEdges([id]); edgePanel(id); },
     labels: function () { return placedLabels.map(function (label) { return Object.assign({}, label); }); } };
 })();
