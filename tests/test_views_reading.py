@@ -9,9 +9,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from view_fixtures import dated_graph, synthetic_field
+from view_fixtures import dated_graph, hub_graph, mention_field, synthetic_field
 
-from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
 from paperkg.graph.exports import write_json
 from paperkg.viz import papers_page
 from paperkg.viz.clusters import MIN_CLUSTER, OTHER, named_clusters
@@ -34,31 +33,6 @@ def _summary(path: Path) -> str:
     match = re.search(r'<span id="summary"[^>]*>(.*?)</span>', path.read_text(encoding="utf-8"))
     assert match
     return match.group(1)
-
-
-def _field(mentions: dict[str, list[str]]) -> nx.MultiDiGraph:
-    """A paperkg-shaped graph from {paper id: names of the Methods it mentions} (sentences name them all)."""
-    graph = nx.MultiDiGraph(**{SCHEMA_KEY: SCHEMA_VERSION})
-    for paper_id, names in mentions.items():
-        sentence = "We study " + " and ".join(names) + "."
-        key = f"paper:{paper_id}"
-        graph.add_node(key, label="Paper", name=f"On {names[0]}", title=f"On {names[0]}", abstract=sentence,
-                       year=2023, paper_id=paper_id)
-        for name in names:
-            entity = f"method:{name}"
-            graph.add_node(entity, label="Method", name=name, aliases=[name], mentions=1, pagerank=0.01)
-            start = sentence.index(name)
-            evidence = {"paper": paper_id, "sentence": sentence, "start": start, "end": start + len(name),
-                        "confidence": 0.8}
-            graph.add_edge(key, entity, key="MENTIONS", type="MENTIONS", count=1, evidence=[evidence])
-    return graph
-
-
-def _hub_graph(leaves: int = 60) -> nx.MultiDiGraph:
-    """focus - near - hub - many leaves: the hub has more neighbours than the default --hub-degree."""
-    mentions = {"p0": ["focus", "near"], "p1": ["near", "hub"]}
-    mentions.update({f"q{i}": ["hub", f"leaf{i}"] for i in range(leaves)})
-    return _field(mentions)
 
 
 def test_clusters_are_named_by_the_terms_most_tied_inside_them() -> None:
@@ -92,7 +66,7 @@ def test_many_clusters_get_distinct_colours_and_the_rest_is_other(tmp_path: Path
 
 
 def test_focus_reaches_hubs_but_does_not_go_through_them() -> None:
-    index = index_entities(_hub_graph())
+    index = index_entities(hub_graph())
     capped = focus_entities(index, "method:focus", depth=3)
     assert capped.nodes == ("method:focus", "method:hub", "method:near")
     assert any("hub entities" in note and "--hub-degree" in note for note in capped.notes)
@@ -101,7 +75,7 @@ def test_focus_reaches_hubs_but_does_not_go_through_them() -> None:
 
 
 def test_a_focus_keeps_what_is_closest_to_it_by_personalised_pagerank() -> None:
-    index = index_entities(_hub_graph())
+    index = index_entities(hub_graph())
     near = focus_entities(index, "method:near", depth=2, hub_degree=0, max_nodes=3)
     assert near.nodes == ("method:focus", "method:hub", "method:near")
     assert any("personalised PageRank" in note and "60 folded away" in note for note in near.notes)
@@ -110,14 +84,14 @@ def test_a_focus_keeps_what_is_closest_to_it_by_personalised_pagerank() -> None:
 
 
 def test_a_focus_view_is_centred_on_its_entity(tmp_path: Path) -> None:
-    render_focus(_hub_graph(), tmp_path / "focus.html", "near", depth=2)
+    render_focus(hub_graph(), tmp_path / "focus.html", "near", depth=2)
     data = _data(tmp_path / "focus.html")
     [node] = [node for node in data["nodes"] if node["id"] == data["focus"] == "method:near"]
     assert (node["x"], node["y"]) == (0.0, 0.0)
 
 
 def test_the_view_command_takes_hub_degree_and_refuses_a_negative_one(tmp_path: Path) -> None:
-    write_json(_hub_graph(), tmp_path / "graph.json")
+    write_json(hub_graph(), tmp_path / "graph.json")
     run_cli("view", str(tmp_path / "graph.json"), "--focus", "focus", "--depth", "3", "--hub-degree", "0",
             "-o", str(tmp_path / "all.html"))
     assert len(_data(tmp_path / "all.html")["nodes"]) == 63
@@ -126,7 +100,7 @@ def test_the_view_command_takes_hub_degree_and_refuses_a_negative_one(tmp_path: 
 
 
 def test_a_links_panel_lists_its_papers_and_the_sentences_naming_both(tmp_path: Path) -> None:
-    render_views(_field({"p1": ["alpha", "beta", "gamma"], "p2": ["alpha", "beta"]}), tmp_path)
+    render_views(mention_field({"p1": ["alpha", "beta", "gamma"], "p2": ["alpha", "beta"]}), tmp_path)
     data = _data(tmp_path / "graph.html")
     panel = data["edge_panels"]["method:alpha|method:beta"]
     assert panel["papers"] == 2 and len(panel["paper_rows"]) == 2
