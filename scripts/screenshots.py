@@ -8,12 +8,15 @@ cluster names), PREFIX-filter.png (after a filter: Methods and Tasks in at least
 PREFIX-year.png (the year overlay, when the input has more than one year), PREFIX-panel.png (the
 side panel of the --search entity), PREFIX-link.png (the panel of that entity's strongest link),
 PREFIX-focus.png (`paperkg view --focus NAME --depth 2`, written to OUT_DIR/focus.html) and
-PREFIX-papers.png (papers.html with the panel of the paper proposing the most entities open).
+PREFIX-papers.png (papers.html with the panel of a paper open: the one with the most entities
+among those drawn clear of the legend and panel).
 """
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +38,10 @@ def main() -> None:
     width, height = (int(part) for part in args.size.split("x"))
     args.docs.mkdir(parents=True, exist_ok=True)
     focus_file = args.out_dir / "focus.html"
+    title = re.search(r"<title>(.*?)</title>", (args.out_dir / "graph.html").read_text(encoding="utf-8")).group(1)
     subprocess.run([sys.executable, "-m", "paperkg", "view", str(args.graph or args.out_dir / "graph.json"), "--focus",
-                    args.focus or args.search, "--depth", "2", "-o", str(focus_file)], check=True)
+                    args.focus or args.search, "--depth", "2", "-o", str(focus_file),
+                    "--title", html.unescape(title)], check=True)
     shots, errors = [], []
     docs, prefix = args.docs, args.prefix
     with chromium(width, height) as context:
@@ -82,16 +87,22 @@ def main() -> None:
         shots.append(_shot(focus, docs / f"{prefix}-focus.png"))
         errors += focus_log.errors
         papers, papers_log = open_page(context, args.out_dir / "papers.html")
-        paper = papers.evaluate("""(() => {
+        x, y = papers.evaluate("""(() => {
+            // the paper with the most entities among those drawn clear of the legend and the panel; click it
             const data = JSON.parse(document.getElementById('graph-data').textContent);
-            let best = null, most = -1;
-            data.panels.forEach((panel, i) => {
-                const count = (panel.roles || []).reduce((n, role) => n + role[1].length, 0);
-                if (count > most) { most = count; best = data.nodes[i].id; }
-            });
-            return best;
+            const view = window.paperkgView.network, box = document.getElementById('network').getBoundingClientRect();
+            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role[1].length, 0);
+            const order = data.panels.map((panel, i) => i).filter(i => data.nodes[i].kind === 'Paper')
+                .sort((a, b) => count(data.panels[b]) - count(data.panels[a]) || a - b);
+            for (const i of order) {
+                const at = view.canvasToDOM(view.getPositions([data.nodes[i].id])[data.nodes[i].id]);
+                if (at.x > 300 && at.x < box.width - 440 && at.y > 40 && at.y < box.height - 40
+                        && view.getNodeAt(at) === data.nodes[i].id) return [box.left + at.x, box.top + at.y];
+            }
+            return [box.left + box.width / 2, box.top + box.height / 2];
         })()""")
-        papers.evaluate("(id) => window.paperkgView.open(id)", paper)
+        papers.mouse.click(x, y)
+        papers.mouse.move(width - 5, height - 5)  # no hover tooltip in the picture
         papers.wait_for_timeout(800)
         shots.append(_shot(papers, docs / f"{prefix}-papers.png"))
         errors += papers_log.errors

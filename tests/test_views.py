@@ -15,7 +15,7 @@ from view_fixtures import (HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_
 
 from paperkg.core.errors import PaperkgError
 from paperkg.graph.exports import write_json
-from paperkg.viz import papers_page
+from paperkg.viz import map_page, papers_page
 from paperkg.viz.entity_map import index_entities, link_graph
 from paperkg.viz.labels import DRAW_THRESHOLD, label_fonts
 from paperkg.viz.layout import force_layout
@@ -180,7 +180,8 @@ def test_relationship_types_have_distinct_names_and_colours() -> None:
     assert RELATION_STYLES["EVALUATED_ON"].dashed != RELATION_STYLES["EVALUATES_ON"].dashed
 
 
-def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path) -> None:
+def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(map_page, "YEAR_MIN_PAPERS", 1)  # the sample's entities are in one or two papers
     page, _ = _views(tmp_path, dated_graph(), colour_by="year")
     data = _data(page)
     assert data["years"] == [2023, 2025]

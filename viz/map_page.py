@@ -40,9 +40,9 @@ class MapPlan:
     metric: dict[str, float]
     sizes: dict[str, float]
 
-    def layout(self) -> LayoutJob:
-        """The map's layout: every link pulls, weighted by its strength."""
-        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes)
+    def layout(self, centre: str | None = None) -> LayoutJob:
+        """The map's layout: every link pulls, weighted by its strength (around `centre` in a focus view)."""
+        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre)
 
 
 def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:

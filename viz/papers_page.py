@@ -73,7 +73,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
     table = PaperTable(graph)
     texts = {node: short_label(table.rows[table.index(node)]["title"] if node in is_paper
                                else str(graph.nodes[node].get("name", node))) for node in nodes}
-    ranked = sorted(nodes, key=lambda node: (graph.nodes[node].get("label") == "Paper", -degree[node], node))
+    ranked = sorted(nodes, key=lambda node: (-degree[node], node))  # papers and entities named alike by their links
     fonts = label_fonts(ranked, positions, sizes, texts)
     first, last = (min(index.years.values()), max(index.years.values())) if index.years else (None, None)
     years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
