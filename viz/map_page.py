@@ -7,7 +7,6 @@ the two entities. Everything the page needs is built here as plain data for page
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
