@@ -153,3 +153,19 @@ def test_the_year_overlay_colours_only_entities_in_enough_papers(tmp_path: Path)
     assert grey == [node["papers"] < YEAR_MIN_PAPERS for node in data["nodes"]]
     assert any(grey) and not all(grey)
     assert f"fewer than {YEAR_MIN_PAPERS} papers" in (tmp_path / "graph.html").read_text(encoding="utf-8")
+
+
+def test_papers_view_uses_the_maps_named_clusters_and_puts_each_paper_in_its_entities_cluster(tmp_path: Path) -> None:
+    render_views(synthetic_field(300, 700, seed=2), tmp_path)
+    data = _data(tmp_path / "papers.html")
+    named = [row for row in data["clusters"] if row["name"] != OTHER]
+    assert 2 <= len(named) <= len(CLUSTER_PALETTE) and len({row["colour"] for row in named}) == len(named)
+    assert sum(row["count"] for row in data["clusters"]) == len(data["nodes"])
+    ids = [node["id"] for node in data["nodes"]]
+    row_of = {ids[i]: number for number, row in enumerate(named) for i in row["members"]}
+    for number, row in enumerate(named):
+        papers = [ids[i] for i in row["members"] if ids[i].startswith("paper:")]
+        assert papers and all(data["colours"]["community"][ids.index(paper)] == row["colour"] for paper in papers)
+        for paper in papers:  # the cluster most of the paper's clustered entities are in
+            theirs = [row_of[edge["to"]] for edge in data["edges"] if edge["from"] == paper and edge["to"] in row_of]
+            assert theirs.count(number) == max(theirs.count(other) for other in set(theirs))

@@ -102,7 +102,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         years=[first, last] if first is not None else None,
         notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
-        clusters=cluster_legend(clusters, positions, where),
+        clusters=cluster_legend(clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out),
         folded=folded_entries(graph, selection.left_out, index.paper_count),
         physics=False)
@@ -135,17 +135,17 @@ def short_label(name: str) -> str:
     return name if len(name) <= MAX_LABEL_CHARS else name[: MAX_LABEL_CHARS - 1].rstrip() + "…"
 
 
-def cluster_legend(clusters: list[Cluster], positions: dict[str, tuple[float, float]],
+def cluster_legend(clusters: list[Cluster], placed: dict[str, Cluster], positions: dict[str, tuple[float, float]],
                    where: dict[str, int]) -> list[dict[str, Any]]:
-    """Legend rows of the named clusters (name, colour, member node indices, where the name goes on the
-    map: the members' median) and one row for "other"."""
+    """Legend rows of the named clusters (name, colour, the node indices `placed` in it and their count,
+    where its name goes on the map: its members' median) and one row for "other"."""
     rows = []
     for cluster in clusters:
         xs = sorted(positions[member][0] for member in cluster.members)
         ys = sorted(positions[member][1] for member in cluster.members)
-        rows.append({"name": cluster.name, "short": cluster.short, "colour": cluster.colour, "count": len(cluster.members),
-                     "x": xs[len(xs) // 2], "y": ys[len(ys) // 2],
-                     "members": [where[member] for member in cluster.members]})
+        members = [where[node] for node in where if placed.get(node) is cluster]
+        rows.append({"name": cluster.name, "short": cluster.short, "colour": cluster.colour, "count": len(members),
+                     "x": xs[len(xs) // 2], "y": ys[len(ys) // 2], "members": members})
     rest = len(where) - sum(row["count"] for row in rows)
     if rest:
         rows.append({"name": OTHER, "short": OTHER, "colour": NO_COMMUNITY_COLOUR, "count": rest, "x": None, "y": None,

@@ -10,14 +10,15 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from paperkg.viz.entity_map import EntityIndex
+from paperkg.viz.clusters import Cluster, cluster_colour, cluster_of, named_clusters
+from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
-from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, node_sizes, overlay_year, short_label
+from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, cluster_legend, node_sizes, overlay_year, short_label
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
 from paperkg.viz.selection import Selection
-from paperkg.viz.style import community_colour, node_style, relation_style, year_colour
+from paperkg.viz.style import node_style, relation_style, year_colour
 
 MAX_PAPERS = 400
 MAX_ENTITIES = 500
@@ -79,12 +80,16 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
     years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
              else index.mean_year(node) for node in nodes}
     overlay = {node: years[node] if node in is_paper else overlay_year(index, node, years[node]) for node in nodes}
+    clusters = named_clusters(link_graph(index, entities),
+                              {node: str(graph.nodes[node].get("name", node)) for node in entities},
+                              {node: index.paper_count(node) for node in entities})
+    in_cluster = papers_in_clusters(index, papers, cluster_of(clusters))
+    where = {node: i for i, node in enumerate(nodes)}
     colours = {
         "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
-        "community": [community_colour(graph.nodes[node].get("community")) for node in nodes],
+        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
         "year": [year_colour(overlay[node], first, last) for node in nodes],
     }
-    where = {node: i for i, node in enumerate(nodes)}
     panels = [paper_panel(graph, node, table, where, index.papers_of) if node in is_paper else
               entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     vis_nodes = []
@@ -118,7 +123,8 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
         years=[first, last] if first is not None else None, notes=notes,
         sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
-        clusters=[], entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
+        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
         folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
         + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
         physics=False)
@@ -150,6 +156,23 @@ def _papers(index: EntityIndex, entities: list[str]) -> tuple[list[str], int, li
     kept = sorted(sorted(counts, key=rank)[:MAX_PAPERS])
     return kept, len(counts), [f"Paper nodes folded: showing the {MAX_PAPERS:,} of {len(counts):,} papers that "
                                "mention the most drawn entities. An entity's panel lists its papers."]
+
+
+def papers_in_clusters(index: EntityIndex, papers: list[str], clusters: dict[str, Cluster]) -> dict[str, Cluster]:
+    """The entities' named clusters (as on the map), and each paper in the cluster most of its clustered
+    entities are in (ties: the larger cluster)."""
+    placed = dict(clusters)
+    for paper in papers:
+        counts: dict[int, int] = {}
+        found: dict[int, Cluster] = {}
+        for entity in index.entities_of.get(paper, ()):
+            if entity in clusters:
+                cluster = clusters[entity]
+                counts[cluster.number] = counts.get(cluster.number, 0) + 1
+                found[cluster.number] = cluster
+        if counts:
+            placed[paper] = found[min(counts, key=lambda number: (-counts[number], number))]
+    return placed
 
 
 def _proposals(index: EntityIndex, papers: list[str], allowed: set[str]) -> set[str]:
