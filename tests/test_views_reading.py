@@ -141,7 +141,7 @@ def test_header_and_legend_counts_agree(tmp_path: Path, monkeypatch: pytest.Monk
     entities = sum(node["kind"] != "Paper" for node in data["nodes"])
     papers = sum(node["kind"] == "Paper" for node in data["nodes"])
     assert _summary(tmp_path / "papers.html") == (f"Showing {papers} of {data['paper_total']} papers · "
-                                                  f"{entities} of 120 entities · {len(data['edges'])} links")
+                                                  f"{entities} of 120 entities · {len(data['edges']):,} of {len(data['edges']):,} links")
     assert any("of the 120 entities graph.html maps" in note for note in data["notes"])
     assert _summary(tmp_path / "graph.html").startswith("Showing 120 of 120 entities")
 

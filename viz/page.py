@@ -95,16 +95,19 @@ def vis_options(page: PageData) -> dict[str, Any]:
 
 
 def summary(page: PageData) -> str:
-    """The header line before any filter: papers and entities drawn of those the view chose from, and links.
-
-    page.js rewrites it with the same words as filters change; the legend's notes give the same totals.
-    """
+    """The header line as page.js first writes it: papers and entities drawn of those the view chose
+    from (the legend's notes give the same totals), and links."""
     kinds = Counter(node["kind"] for node in page.nodes)
     papers = kinds.pop("Paper", 0)
-    parts = [f"{papers:,} of {max(page.paper_total, papers):,} papers"] if page.view == "papers" else []
-    parts += [f"{sum(kinds.values()):,} of {max(page.entity_total, sum(kinds.values())):,} entities",
-              f"{len(page.edges):,} links"]
+    entities = sum(kinds.values())
+    parts = [_of(papers, max(page.paper_total, papers), "paper", "papers")] if page.view == "papers" else []
+    parts += [_of(entities, max(page.entity_total, entities), "entity", "entities"),
+              _of(len(page.edges), len(page.edges), "link", "links")]
     return "Showing " + " · ".join(parts)
+
+
+def _of(shown: int, total: int, one: str, many: str) -> str:
+    return f"{shown:,} of {total:,} {one if total == 1 else many}"
 
 
 def node_types(nodes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
