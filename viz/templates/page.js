@@ -232,6 +232,17 @@
     document.getElementById("cluster-legend").hidden = colourBy.value !== "community";
   });
 
+  // A cluster's legend row shows the cluster: the view fits its visible members.
+  document.querySelectorAll("li[data-cluster]").forEach(function (row) {
+    function show() {
+      var members = data.clusters[Number(row.dataset.cluster)].members
+        .map(function (i) { return data.nodes[i].id; }).filter(function (id) { return visible.has(id); });
+      if (members.length) network.fit({ nodes: members, animation: { duration: 300 } });
+    }
+    row.addEventListener("click", show);
+    row.addEventListener("keydown", function (event) { if (event.key === "Enter") show(); });
+  });
+
   // ---- side panel ------------------------------------------------------------------------
   var panel = document.getElementById("panel");
   var panelBody = document.getElementById("panel-body");
