@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
     ) -> None:
         """Re-render graph.html and papers.html from a saved graph, or draw a focus view around one entity."""
-        written = view(graph_file, output=output, focus=focus, depth=depth, hub_degree=hub_degree, types=types, min_papers=min_papers,
-                       max_nodes=max_nodes, size_by=size_by, colour_by=colour_by, show_concepts=show_concepts,
-                       title=title)
+        written = view(graph_file, output=output, focus=focus, depth=depth, hub_degree=hub_degree, types=types,
+                       min_papers=min_papers, max_nodes=max_nodes, size_by=size_by, colour_by=colour_by,
+                       show_concepts=show_concepts, title=title)
         console.print("wrote " + ", ".join(str(path) for path in written))

@@ -57,7 +57,8 @@ def test_many_clusters_get_distinct_colours_and_the_rest_is_other(tmp_path: Path
     data = _data(tmp_path / "graph.html")
     named = [row for row in data["clusters"] if row["name"] != OTHER]
     assert 2 <= len(named) <= len(CLUSTER_PALETTE)
-    assert len({row["colour"] for row in named}) == len(named) and NO_COMMUNITY_COLOUR not in {r["colour"] for r in named}
+    colours = {row["colour"] for row in named}
+    assert len(colours) == len(named) and NO_COMMUNITY_COLOUR not in colours
     assert sum(row["count"] for row in data["clusters"]) == len(data["nodes"])
     assert set(data["colours"]["community"]) == {row["colour"] for row in data["clusters"]}
     for row in named:  # each name is made of its own members' names
@@ -69,7 +70,7 @@ def test_focus_reaches_hubs_but_does_not_go_through_them() -> None:
     index = index_entities(hub_graph())
     capped = focus_entities(index, "method:focus", depth=3)
     assert capped.nodes == ("method:focus", "method:hub", "method:near")
-    assert any("hub entities" in note and "--hub-degree" in note for note in capped.notes)
+    assert any("1 hub entity (more than 50 neighbours)" in note and "--hub-degree" in note for note in capped.notes)
     unlimited = focus_entities(index, "method:focus", depth=3, hub_degree=0, max_nodes=None)
     assert len(unlimited.nodes) == 63
 
@@ -140,8 +141,9 @@ def test_header_and_legend_counts_agree(tmp_path: Path, monkeypatch: pytest.Monk
     data = _data(tmp_path / "papers.html")
     entities = sum(node["kind"] != "Paper" for node in data["nodes"])
     papers = sum(node["kind"] == "Paper" for node in data["nodes"])
+    links = f"{len(data['edges']):,}"
     assert _summary(tmp_path / "papers.html") == (f"Showing {papers} of {data['paper_total']} papers · "
-                                                  f"{entities} of 120 entities · {len(data['edges']):,} of {len(data['edges']):,} links")
+                                                  f"{entities} of 120 entities · {links} of {links} links")
     assert any("of the 120 entities graph.html maps" in note for note in data["notes"])
     assert _summary(tmp_path / "graph.html").startswith("Showing 120 of 120 entities")
 

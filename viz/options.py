@@ -11,7 +11,7 @@ SIZE_METRICS = ("papers", "degree", "pagerank")
 COLOUR_SCHEMES = ("type", "community", "year")
 ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric", "Concept")
 YEAR_MIN_PAPERS = 3         # the year overlay colours only entities in at least this many papers (the legend says so)
-HUB_DEGREE = 50             # --hub-degree: a focus view reaches entities with more neighbours but does not go through them
+HUB_DEGREE = 50             # --hub-degree: a focus view reaches entities with more neighbours, not through them
 FOCUS_MAX_NODES = 150       # without --max-nodes, a focus view keeps this many, ranked by personalised PageRank
 
 

@@ -58,18 +58,18 @@ def focus_entities(index: EntityIndex, focus: str, *, depth: int, hub_degree: in
         reached |= frontier
     name = index.graph.nodes[focus].get("name", focus)
     scope = f" within {depth} links of {name}"
-    notes = [f"{len(hubs):,} hub entities (more than {hub_degree:,} neighbours) reached but not gone through"
-             f" (--hub-degree)."] if hubs else []
+    notes = [f"{len(hubs):,} hub {'entity' if len(hubs) == 1 else 'entities'} (more than {hub_degree:,} "
+             "neighbours) reached but not gone through (--hub-degree)."] if hubs else []
     selection = _filtered(index, sorted(reached), types=types, min_papers=min_papers, max_nodes=None,
                           rank="papers", keep=focus, scope=scope)
     if max_nodes is None or len(selection.nodes) <= max_nodes:
         return Selection(selection.nodes, selection.left_out, (*selection.notes, *notes))
     closeness = personalised_rank(index, selection.nodes, focus)
-    kept = sorted(sorted(selection.nodes, key=lambda entity: (-closeness[entity], entity))[:max_nodes])
-    folded = tuple(entity for entity in selection.nodes if entity not in set(kept))
+    kept = set(sorted(selection.nodes, key=lambda entity: (-closeness[entity], entity))[:max_nodes])
+    folded = tuple(entity for entity in selection.nodes if entity not in kept)
     notes.append(f"Showing the {len(kept):,} of {len(selection.nodes):,} entities{scope} closest to it "
                  f"(personalised PageRank from {name}): {len(folded):,} folded away. --max-nodes draws more.")
-    return Selection(tuple(kept), selection.left_out + folded, (*selection.notes, *notes))
+    return Selection(tuple(sorted(kept)), selection.left_out + folded, (*selection.notes, *notes))
 
 
 def personalised_rank(index: EntityIndex, entities: Iterable[str], focus: str) -> dict[str, float]:

@@ -96,8 +96,8 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
     name = graph.nodes[entity].get("name", entity)
     plan = plan_map(index, selection, size_by)
     positions = plan.layout(centre=entity).run()
-    centre = positions[entity]  # separating circles may have moved it a little
-    positions = {node: (round(x - centre[0], 1) + 0.0, round(y - centre[1], 1) + 0.0) for node, (x, y) in positions.items()}
+    cx, cy = positions[entity]  # separating circles may have moved it a little
+    positions = {node: (round(x - cx, 1) + 0.0, round(y - cy, 1) + 0.0) for node, (x, y) in positions.items()}
     page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by,
                            plan=plan, positions=positions)
     page.focus = entity
