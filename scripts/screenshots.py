@@ -1,21 +1,28 @@
 """Screenshots of the views for the README, taken in headless Chromium (rerun after a new model).
 
-    python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--docs docs/]
+    python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
 
-OUT_DIR holds a build (graph.html, papers.html). Writes, into --docs:
-PREFIX-map.png (the entity map as it opens), PREFIX-year.png (the year overlay, when the input has years),
-PREFIX-panel.png (the side panel of the --search entity) and PREFIX-papers.png (papers.html).
+OUT_DIR holds a build (graph.json, graph.html, papers.html). Writes, into --docs:
+PREFIX-map.png (the entity map as it opens), PREFIX-clusters.png (coloured by cluster, with the
+cluster names), PREFIX-filter.png (after a filter: Methods and Tasks in at least 2 papers),
+PREFIX-year.png (the year overlay, when the input has more than one year), PREFIX-panel.png (the
+side panel of the --search entity), PREFIX-link.png (the panel of that entity's strongest link),
+PREFIX-focus.png (`paperkg view --focus NAME --depth 2`, written to OUT_DIR/focus.html) and
+PREFIX-papers.png (papers.html with the panel of a paper open: the one with the most entities
+among those drawn clear of the legend and panel).
 """
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from browser import chromium, open_page  # noqa: E402
-
 
 def main() -> None:
     """Open each view, set it up as a reader would, and save the screenshots."""
@@ -23,30 +30,81 @@ def main() -> None:
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--prefix", default="icml")
     parser.add_argument("--search", default="LLM", help="what to type into search for the panel shot")
+    parser.add_argument("--focus", default=None, help="the entity of the focus view (default: --search)")
+    parser.add_argument("--graph", type=Path, default=None, help="graph.json for the focus view (default: OUT_DIR's)")
     parser.add_argument("--docs", type=Path, default=Path(__file__).resolve().parents[1] / "docs")
     parser.add_argument("--size", default="1400x860")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     args.docs.mkdir(parents=True, exist_ok=True)
-    shots = []
+    focus_file = args.out_dir / "focus.html"
+    title = re.search(r"<title>(.*?)</title>", (args.out_dir / "graph.html").read_text(encoding="utf-8")).group(1)
+    subprocess.run([sys.executable, "-m", "paperkg", "view", str(args.graph or args.out_dir / "graph.json"), "--focus",
+                    args.focus or args.search, "--depth", "2", "-o", str(focus_file),
+                    "--title", html.unescape(title)], check=True)
+    shots, errors = [], []
+    docs, prefix = args.docs, args.prefix
     with chromium(width, height) as context:
         page, log = open_page(context, args.out_dir / "graph.html")
         page.wait_for_timeout(500)
-        shots.append(_shot(page, args.docs / f"{args.prefix}-map.png"))
-        if page.locator("#colour-by option[value=year]").count():
+        shots.append(_shot(page, docs / f"{prefix}-map.png"))
+        page.select_option("#colour-by", "community")
+        page.wait_for_timeout(500)
+        shots.append(_shot(page, docs / f"{prefix}-clusters.png"))
+        page.select_option("#colour-by", "type")
+        years = page.evaluate("JSON.parse(document.getElementById('graph-data').textContent).years")
+        if years and years[0] != years[1]:
             page.select_option("#colour-by", "year")
             page.wait_for_timeout(500)
-            shots.append(_shot(page, args.docs / f"{args.prefix}-year.png"))
+            shots.append(_shot(page, docs / f"{prefix}-year.png"))
             page.select_option("#colour-by", "type")
         page.fill("#search", args.search)
         page.wait_for_selector("#results li")
         page.keyboard.press("Enter")
         page.wait_for_timeout(800)
-        shots.append(_shot(page, args.docs / f"{args.prefix}-panel.png"))
-        errors = list(log.errors)
+        shots.append(_shot(page, docs / f"{prefix}-panel.png"))
+        strongest = page.evaluate("""(() => {
+            const view = window.paperkgView, id = view.network.getSelectedNodes()[0];
+            const edges = view.edgeView.get().filter(e => e.from === id || e.to === id);
+            edges.sort((a, b) => b.papers - a.papers || (a.id < b.id ? -1 : 1));
+            return edges.length ? edges[0].id : null;
+        })()""")
+        if strongest:
+            page.evaluate("(id) => window.paperkgView.openEdge(id)", strongest)
+            page.wait_for_timeout(500)
+            shots.append(_shot(page, docs / f"{prefix}-link.png"))
+        page.click("#close-panel")
+        page.click("#reset")
+        page.uncheck("input[data-type=Dataset]")
+        page.uncheck("input[data-type=Metric]")
+        page.fill("#min-papers", "2")
+        page.click("#fit")
+        page.wait_for_timeout(800)
+        shots.append(_shot(page, docs / f"{prefix}-filter.png"))
+        errors += log.errors
+        focus, focus_log = open_page(context, focus_file)
+        focus.wait_for_timeout(500)
+        shots.append(_shot(focus, docs / f"{prefix}-focus.png"))
+        errors += focus_log.errors
         papers, papers_log = open_page(context, args.out_dir / "papers.html")
-        papers.wait_for_timeout(500)
-        shots.append(_shot(papers, args.docs / f"{args.prefix}-papers.png"))
+        x, y = papers.evaluate("""(() => {
+            // the paper with the most entities among those drawn clear of the legend and the panel; click it
+            const data = JSON.parse(document.getElementById('graph-data').textContent);
+            const view = window.paperkgView.network, box = document.getElementById('network').getBoundingClientRect();
+            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role[1].length, 0);
+            const order = data.panels.map((panel, i) => i).filter(i => data.nodes[i].kind === 'Paper')
+                .sort((a, b) => count(data.panels[b]) - count(data.panels[a]) || a - b);
+            for (const i of order) {
+                const at = view.canvasToDOM(view.getPositions([data.nodes[i].id])[data.nodes[i].id]);
+                if (at.x > 300 && at.x < box.width - 440 && at.y > 40 && at.y < box.height - 40
+                        && view.getNodeAt(at) === data.nodes[i].id) return [box.left + at.x, box.top + at.y];
+            }
+            return [box.left + box.width / 2, box.top + box.height / 2];
+        })()""")
+        papers.mouse.click(x, y)
+        papers.mouse.move(width - 5, height - 5)  # no hover tooltip in the picture
+        papers.wait_for_timeout(800)
+        shots.append(_shot(papers, docs / f"{prefix}-papers.png"))
         errors += papers_log.errors
     print(json.dumps({"screenshots": [str(shot) for shot in shots], "console_errors": errors}, indent=1))
 

@@ -12,6 +12,8 @@ import random
 import networkx as nx
 from graph_fixtures import sample_graph
 
+from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
+
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_ALIAS = "<img src=x onerror=alert(2)>"
 HOSTILE_SENTENCE = "We beat </script><script>alert(3)</script> & \"friends\" with XSSNet on 'it'."
@@ -104,3 +106,28 @@ def _add_paper(graph: nx.MultiDiGraph, number: int, entities: list[str], rng: ra
                     "extractor": "synthetic", "confidence": 0.7}
         graph.add_edge(entities[0], entities[1], key="USED_FOR", type="USED_FOR", count=1, confidence=0.7,
                        evidence=[evidence])
+
+
+def mention_field(mentions: dict[str, list[str]]) -> nx.MultiDiGraph:
+    """A paperkg-shaped graph from {paper id: names of the Methods it mentions} (sentences name them all)."""
+    graph = nx.MultiDiGraph(**{SCHEMA_KEY: SCHEMA_VERSION})
+    for paper_id, names in mentions.items():
+        sentence = "We study " + " and ".join(names) + "."
+        key = f"paper:{paper_id}"
+        graph.add_node(key, label="Paper", name=f"On {names[0]}", title=f"On {names[0]}", abstract=sentence,
+                       year=2023, paper_id=paper_id)
+        for name in names:
+            entity = f"method:{name}"
+            graph.add_node(entity, label="Method", name=name, aliases=[name], mentions=1, pagerank=0.01)
+            start = sentence.index(name)
+            evidence = {"paper": paper_id, "sentence": sentence, "start": start, "end": start + len(name),
+                        "confidence": 0.8}
+            graph.add_edge(key, entity, key="MENTIONS", type="MENTIONS", count=1, evidence=[evidence])
+    return graph
+
+
+def hub_graph(leaves: int = 60) -> nx.MultiDiGraph:
+    """focus - near - hub - many leaves: the hub has more neighbours than the default --hub-degree."""
+    mentions = {"p0": ["focus", "near"], "p1": ["near", "hub"]}
+    mentions.update({f"q{i}": ["hub", f"leaf{i}"] for i in range(leaves)})
+    return mention_field(mentions)

@@ -1,13 +1,13 @@
-"""Label sizes that reveal names by importance as the reader zooms in, without labels piling up.
+"""Label sizes: how important each node's name is, as a font size, and so the order the page names nodes in.
 
-The page draws a node's name only when its font, in canvas units times the zoom, reaches
-DRAW_THRESHOLD pixels on screen, and never larger than MAX_VISIBLE (page.js; vis-network's own
-`maxVisible` does not cap the drawn size in 9.1). So a node's font size decides the zoom at
-which its name appears: font = threshold / reveal zoom. The most important nodes get a reveal zoom below the
-opening one (their names are drawn at once, largest first); each further node is revealed at
-the first zoom level, not earlier than its rank allows, where its label box overlaps no label
-already shown (VOSviewer's rule). Positions are in canvas units, which at the opening zoom are
-about screen pixels (layout.py fits the map to the page).
+page.js places the names on every frame (after each filter, zoom and pan step): the chosen node
+and its panel's names first, then the cluster names, then every visible node in the order of
+these sizes, each drawn only where its box overlaps no name already placed, at the size times
+the zoom, between DRAW_THRESHOLD + 1 and MAX_VISIBLE pixels. The sizes come from rank (large
+for the most important, fading for the tail) and from a first placement here, VOSviewer's rule:
+each node, in rank order, gets the smallest zoom at which its label overlaps no label already
+given one, so names that would collide at the opening zoom rank lower. Positions are in canvas
+units, which at the opening zoom are about screen pixels (layout.py fits the map to the page).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-DRAW_THRESHOLD = 9.0    # px: a label below this on screen is not drawn (vis fades it from 8 to 9)
+DRAW_THRESHOLD = 9.0    # px: the page draws names at least 1 px bigger than this (labels below it are unreadable)
 MAX_VISIBLE = 20.0      # px: labels never get bigger than this on screen
 OPENING_FONT = 24.0     # px at zoom 1 of the most important label
 RANK_DECAY = 12.0       # the rank at which the opening font has fallen by a factor of 2**0.8

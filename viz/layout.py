@@ -29,9 +29,12 @@ DECIMALS = 1          # positions are rounded so that tiny float noise never cha
 
 
 def force_layout(graph: nx.Graph, *, width: float, height: float, radii: dict[str, float] | None = None,
-                 weight: str = "strength", seed: int = LAYOUT_SEED,
-                 iterations: int = ITERATIONS) -> dict[str, tuple[float, float]]:
-    """Positions for every node of `graph` in a `width` x `height` box centred on 0; circles of `radii` do not overlap."""
+                 weight: str = "strength", seed: int = LAYOUT_SEED, iterations: int = ITERATIONS,
+                 centre: str | None = None) -> dict[str, tuple[float, float]]:
+    """Positions for every node of `graph` in a `width` x `height` box centred on 0; circles of `radii` do not overlap.
+
+    With `centre` (a focus view), the fisheye and the fit are around that node, which lands at 0.
+    """
     nodes = sorted(graph.nodes)
     if len(nodes) <= 1:
         return {node: (0.0, 0.0) for node in nodes}
@@ -39,7 +42,8 @@ def force_layout(graph: nx.Graph, *, width: float, height: float, radii: dict[st
     links = sorted((min(where[a], where[b]), max(where[a], where[b]), float(w))
                    for a, b, w in graph.edges(data=weight, default=1.0) if a != b)
     spring = _spring(len(nodes), np.array(links, dtype=np.float64).reshape(-1, 3), seed, iterations)
-    fitted = _fitted(_fisheye(spring), width, height)
+    origin = where.get(centre) if centre is not None else None
+    fitted = _fitted(_fisheye(spring, origin), width, height, origin)
     if radii:
         fitted = _separated(fitted, np.array([radii.get(node, 0.0) for node in nodes]))
     return {node: (round(float(x), DECIMALS) + 0.0, round(float(y), DECIMALS) + 0.0)
@@ -110,36 +114,44 @@ class LayoutJob:
     radii: dict[str, float]
     width: float
     height: float
+    centre: str | None = None
 
     @classmethod
     def of(cls, graph: nx.Graph, *, width: float, height: float, radii: dict[str, float],
-           weight: str = "strength") -> LayoutJob:
+           weight: str = "strength", centre: str | None = None) -> LayoutJob:
         """The job force_layout(graph, ...) does: it reads only the nodes and the links' `weight`."""
-        return cls(tuple(graph.nodes), tuple(graph.edges(data=weight, default=1.0)), radii, width, height)
+        return cls(tuple(graph.nodes), tuple(graph.edges(data=weight, default=1.0)), radii, width, height, centre)
 
     def run(self) -> dict[str, tuple[float, float]]:
         """The positions force_layout gives the graph."""
         graph = nx.Graph()
         graph.add_nodes_from(self.nodes)
         graph.add_weighted_edges_from(self.links)
-        return force_layout(graph, width=self.width, height=self.height, radii=self.radii, weight="weight")
+        return force_layout(graph, width=self.width, height=self.height, radii=self.radii, weight="weight",
+                            centre=self.centre)
 
 
-def _fisheye(pos: np.ndarray) -> np.ndarray:
-    """Compress distances from the centre: the crowded middle opens up and far outliers come in."""
-    centred = pos - pos.mean(axis=0)
+def _fisheye(pos: np.ndarray, origin: int | None = None) -> np.ndarray:
+    """Compress distances from the centre (the mean, or node `origin`): the crowded middle opens up and far
+    outliers come in."""
+    centred = pos - (pos.mean(axis=0) if origin is None else pos[origin])
     radius = np.linalg.norm(centred, axis=1)
     typical = float(np.percentile(radius, 90)) or 1.0
     scaled = np.where(radius > 0, (radius / typical) ** FISHEYE * typical / np.maximum(radius, 1e-12), 1.0)
     return centred * scaled[:, None]
 
 
-def _fitted(pos: np.ndarray, width: float, height: float) -> np.ndarray:
-    """Turn the layout so its long axis lies across the screen, then scale it into the box."""
+def _fitted(pos: np.ndarray, width: float, height: float, origin: int | None = None) -> np.ndarray:
+    """Turn the layout so its long axis lies across the screen, then scale it into the box (centred on
+    node `origin` when given: the box then fits the farthest node on either side of it)."""
     centred = pos - pos.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov(centred.T))
     turned = centred @ vectors[:, ::-1]
     turned *= np.where(turned[0] >= 0, 1.0, -1.0)  # eigenvector signs are arbitrary: fix them
+    if origin is not None:
+        turned -= turned[origin]
+        span = np.maximum(2 * np.abs(turned).max(axis=0), 1e-9)
+        return turned * min(width / span[0], height / span[1])
     span = np.maximum(turned.max(axis=0) - turned.min(axis=0), 1e-9)
     scale = min(width / span[0], height / span[1])
     return (turned - (turned.max(axis=0) + turned.min(axis=0)) / 2) * scale

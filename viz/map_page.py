@@ -7,25 +7,25 @@ the two entities. Everything the page needs is built here as plain data for page
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
+from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
-from paperkg.viz.layout import LAYOUT_SEED, LayoutJob
+from paperkg.viz.layout import LayoutJob
+from paperkg.viz.options import YEAR_MIN_PAPERS
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
-from paperkg.viz.panel import PaperTable, entity_panel, evidence_item
+from paperkg.viz.panel import PaperTable, entity_panel, link_panel
 from paperkg.viz.selection import Selection, thin_links
-from paperkg.viz.style import SHARED_PAPERS, community_colour, node_style, relation_style, year_colour
+from paperkg.viz.style import NO_COMMUNITY_COLOUR, SHARED_PAPERS, node_style, relation_style, year_colour
 
 MAP_WIDTH, MAP_HEIGHT = 1000.0, 620.0  # canvas units; about screen pixels at the opening zoom
 LINKS_PER_ENTITY = 4                   # links drawn at most: this many times the entities
 MAX_LABEL_CHARS = 40
 MAX_RELATED = 12
-MAX_LINK_EVIDENCE = 3
 NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis adds arrows otherwise)
 
 
@@ -39,9 +39,9 @@ class MapPlan:
     metric: dict[str, float]
     sizes: dict[str, float]
 
-    def layout(self) -> LayoutJob:
-        """The map's layout: every link pulls, weighted by its strength."""
-        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes)
+    def layout(self, centre: str | None = None) -> LayoutJob:
+        """The map's layout: every link pulls, weighted by its strength (around `centre` in a focus view)."""
+        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre)
 
 
 def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
@@ -67,11 +67,13 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
     fonts = label_fonts(ranked, positions, sizes, texts)
     years = {node: index.mean_year(node) for node in nodes}
     first, last = _year_span(index)
-    communities = map_communities(links)
+    clusters = named_clusters(links, {node: str(graph.nodes[node].get("name", node)) for node in nodes},
+                              {node: index.paper_count(node) for node in nodes})
+    in_cluster = cluster_of(clusters)
     colours = {
         "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
-        "community": [community_colour(communities.get(node)) for node in nodes],
-        "year": [year_colour(years[node], first, last) for node in nodes],
+        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
+        "year": [year_colour(overlay_year(index, node, years[node]), first, last) for node in nodes],
     }
     where = {node: i for i, node in enumerate(nodes)}
     table = PaperTable(graph)
@@ -89,9 +91,10 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
     for source, target, data in sorted(links.edges(data=True), key=lambda e: (e[0], e[1])):
         edge = _map_edge(source, target, data, max_papers)
         vis_edges.append(edge)
-        typed = [kind for kind in data["kinds"] if kind != SHARED_PAPERS]
-        if typed:
-            edge_panels[edge["id"]] = _link_panel(index, source, target, data, typed, table)
+        shared = set(index.papers_of[source]).intersection(index.papers_of[target])
+        edge_panels[edge["id"]] = link_panel(graph, (source, target), shared,
+                                             [kind for kind in data["kinds"] if kind != SHARED_PAPERS],
+                                             data["papers"], table)
     return PageData(
         view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
@@ -99,7 +102,8 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         years=[first, last] if first is not None else None,
         notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
-        communities=len(set(communities.values())),
+        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        entity_total=len(selection.nodes) + len(selection.left_out),
         folded=folded_entries(graph, selection.left_out, index.paper_count),
         physics=False)
 
@@ -131,13 +135,27 @@ def short_label(name: str) -> str:
     return name if len(name) <= MAX_LABEL_CHARS else name[: MAX_LABEL_CHARS - 1].rstrip() + "…"
 
 
-def map_communities(links: nx.Graph) -> dict[str, int]:
-    """Louvain clusters of the map (weighted by papers, seeded), numbered from the largest."""
-    if links.number_of_edges() == 0:
-        return {}
-    found = nx.community.louvain_communities(links, weight="papers", seed=LAYOUT_SEED)
-    ordered = sorted(found, key=lambda members: (-len(members), min(members)))
-    return {node: number for number, members in enumerate(ordered) for node in members if len(members) > 1}
+def cluster_legend(clusters: list[Cluster], placed: dict[str, Cluster], positions: dict[str, tuple[float, float]],
+                   where: dict[str, int]) -> list[dict[str, Any]]:
+    """Legend rows of the named clusters (name, colour, the node indices `placed` in it and their count,
+    where its name goes on the map: its members' median) and one row for "other"."""
+    rows = []
+    for cluster in clusters:
+        xs = sorted(positions[member][0] for member in cluster.members)
+        ys = sorted(positions[member][1] for member in cluster.members)
+        members = [where[node] for node in where if placed.get(node) is cluster]
+        rows.append({"name": cluster.name, "short": cluster.short, "colour": cluster.colour, "count": len(members),
+                     "x": xs[len(xs) // 2], "y": ys[len(ys) // 2], "members": members})
+    rest = len(where) - sum(row["count"] for row in rows)
+    if rest:
+        rows.append({"name": OTHER, "short": OTHER, "colour": NO_COMMUNITY_COLOUR, "count": rest, "x": None, "y": None,
+                     "members": []})
+    return rows
+
+
+def overlay_year(index: EntityIndex, entity: str, year: float | None) -> float | None:
+    """The mean year the overlay colours by: None (grey) for an entity in fewer than YEAR_MIN_PAPERS papers."""
+    return year if index.paper_count(entity) >= YEAR_MIN_PAPERS else None
 
 
 def _year_span(index: EntityIndex) -> tuple[int | None, int | None]:
@@ -160,19 +178,3 @@ def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int) -
             "dashes": style.dashed,
             "color": {"color": style.colour, "highlight": style.colour, "hover": style.colour,
                       "opacity": 0.3 if main == SHARED_PAPERS else 0.8}}
-
-
-def _link_panel(index: EntityIndex, source: str, target: str, data: dict[str, Any],
-                typed: Iterable[str], table: PaperTable) -> dict[str, Any]:
-    """The evidence of the typed relations between two entities."""
-    graph = index.graph
-    evidence = []
-    for a, b in ((source, target), (target, source)):
-        for kind in typed:
-            if graph.has_edge(a, b, key=kind):
-                evidence.extend(item for ev in graph.edges[a, b, kind].get("evidence", [])
-                                for item in [evidence_item(graph, ev, None, table)] if item)
-    evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
-    return {"kinds": [relation_style(kind).name for kind in typed], "papers": data["papers"],
-            "evidence": [item[:4] for item in evidence[:MAX_LINK_EVIDENCE]]}
-

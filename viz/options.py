@@ -17,6 +17,9 @@ ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
 def canonical_choice(value: str, choices: Iterable[str]) -> str:
     """`value` spelled as the choice it names in any case ('method' -> 'Method'); unchanged when none."""
     return next((choice for choice in choices if choice.casefold() == value.strip().casefold()), value)
+YEAR_MIN_PAPERS = 3         # the year overlay colours only entities in at least this many papers (the legend says so)
+HUB_DEGREE = 50             # --hub-degree: a focus view reaches entities with more neighbours, not through them
+FOCUS_MAX_NODES = 150       # without --max-nodes, a focus view keeps this many, ranked by personalised PageRank
 
 
 def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = None) -> None:
@@ -30,10 +33,13 @@ def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = No
             raise PaperkgError(f"{option} must be one of {', '.join(allowed)}, not {value!r}.", ExitCode.USAGE)
 
 
-def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None = None) -> None:
-    """Usage errors for numbers a view cannot use: a negative depth, fewer than one paper or node."""
+def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None = None,
+                 hub_degree: int = HUB_DEGREE) -> None:
+    """Usage errors for numbers a view cannot use: a negative depth or hub degree, fewer than one paper or node."""
     if depth < 0:
         raise PaperkgError(f"--depth must be 0 or more, not {depth}.", ExitCode.USAGE)
+    if hub_degree < 0:
+        raise PaperkgError(f"--hub-degree must be 0 (no limit) or more, not {hub_degree}.", ExitCode.USAGE)
     if min_papers < 1:
         raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
     if max_nodes is not None and max_nodes < 1:

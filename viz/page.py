@@ -21,6 +21,7 @@ from pyvis.network import Network
 
 from paperkg.core.atomic import atomic_write_text
 from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
+from paperkg.viz.options import YEAR_MIN_PAPERS
 from paperkg.viz.style import NODE_STYLES, RELATION_STYLES, node_style, relation_style
 
 FONT_FACE = "DejaVu Sans, system-ui, Arial, sans-serif"
@@ -48,10 +49,13 @@ class PageData:
     years: list[int] | None             # first and last publication year, None without years
     notes: list[str]                    # what was left out, said on the page
     sizes: str                          # what size and width mean
-    communities: int
+    clusters: list[dict[str, Any]]      # legend rows: name, colour, count, x, y (where its name goes), members
+    entity_total: int                   # entities the view chose from (the header says "N of entity_total")
     folded: list[list[Any]]             # [name, type, papers, acronym] of entities not drawn
     physics: bool
-    focus: str | None = None            # the node a focus view opens on, selected with its panel
+    focus: str | None = None            # the node a focus view opens on, centred and selected with its panel
+    paper_total: int = 0                # papers the paper view chose from
+    year_min_papers: int = YEAR_MIN_PAPERS  # the year overlay colours entities in at least this many papers
 
 
 def render_page(page: PageData, path: Path) -> None:
@@ -91,12 +95,19 @@ def vis_options(page: PageData) -> dict[str, Any]:
 
 
 def summary(page: PageData) -> str:
-    """The header line: how many entities, papers and links the page draws."""
+    """The header line as page.js first writes it: papers and entities drawn of those the view chose
+    from (the legend's notes give the same totals), and links."""
     kinds = Counter(node["kind"] for node in page.nodes)
     papers = kinds.pop("Paper", 0)
-    parts = [f"{papers:,} papers"] if page.view == "papers" else []
-    parts += [f"{sum(kinds.values()):,} entities", f"{len(page.edges):,} links"]
-    return " · ".join(parts)
+    entities = sum(kinds.values())
+    parts = [_of(papers, max(page.paper_total, papers), "paper", "papers")] if page.view == "papers" else []
+    parts += [_of(entities, max(page.entity_total, entities), "entity", "entities"),
+              _of(len(page.edges), len(page.edges), "link", "links")]
+    return "Showing " + " · ".join(parts)
+
+
+def _of(shown: int, total: int, one: str, many: str) -> str:
+    return f"{shown:,} of {total:,} {one if total == 1 else many}"
 
 
 def node_types(nodes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

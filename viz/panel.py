@@ -15,6 +15,11 @@ MAX_ALIASES = 12
 MAX_PAPERS = 30
 MAX_EVIDENCE = 5
 MAX_SENTENCE_CHARS = 360
+MAX_ABSTRACT_CHARS = 4000
+MAX_LINK_PAPERS = 8
+MAX_LINK_EVIDENCE = 2
+ROLES = (("PROPOSES", "proposes"), ("ADDRESSES", "addresses"), ("EVALUATES_ON", "evaluates on"),
+         ("MENTIONS", "mentions"))
 SAFE_SCHEMES = ("https://", "http://")
 
 
@@ -96,14 +101,51 @@ def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: f
     return info
 
 
-def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable) -> dict[str, Any]:
-    """The panel of a paper: its row in the paper table (title, year, venue, links) and abstract."""
+def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable, drawn: dict[str, int],
+                entities: Iterable[str]) -> dict[str, Any]:
+    """The panel of a paper: its row in the paper table, its entities by role (proposes, addresses,
+    evaluates on, mentions; each under its first role) and its abstract with their mentions marked.
+
+    `entities` are those the view knows (of the shown types); `drawn` gives the node index of those
+    on the page, so the panel can go to them.
+    """
     attrs = graph.nodes[paper]
+    known = set(entities)
     info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": "Paper",
                             "paper_rows": [table.index(paper)]}
-    if attrs.get("abstract"):
-        info["abstract"] = _clip(str(attrs["abstract"]), 1200)
+    abstract = _clip(str(attrs.get("abstract") or ""), MAX_ABSTRACT_CHARS)
+    roles, marks, listed = [], [], set()
+    for number, (key, role) in enumerate(ROLES):
+        members = sorted((target for _, target, kind in graph.out_edges(paper, keys=True)
+                          if kind == key and target in known and target not in listed),
+                         key=lambda entity: (str(graph.nodes[entity].get("name", entity)).casefold(), entity))
+        listed.update(members)
+        if members:
+            roles.append([role, [[str(graph.nodes[entity].get("name", entity)), drawn.get(entity, -1)]
+                                 for entity in members]])
+        marks += [[start, end, number] for entity in members
+                  for start, end in _mention_spans(graph.edges[paper, entity, key], len(abstract))]
+    if roles:
+        info["roles"] = roles
+    if abstract:
+        info["abstract"] = abstract
+        info["marks"] = _disjoint(marks)
     return info
+
+
+def _mention_spans(data: dict[str, Any], length: int) -> list[tuple[int, int]]:
+    """The (start, end) abstract offsets of an edge's evidence that lie inside the first `length` characters."""
+    spans = {(int(ev.get("start", 0)), int(ev.get("end", 0))) for ev in data.get("evidence", [])}
+    return sorted((start, end) for start, end in spans if 0 <= start < end <= length)
+
+
+def _disjoint(marks: list[list[int]]) -> list[list[int]]:
+    """Marks sorted by start, each dropped when it overlaps one kept before it (longest first at a start)."""
+    kept: list[list[int]] = []
+    for mark in sorted(marks, key=lambda mark: (mark[0], -mark[1], mark[2])):
+        if not kept or mark[0] >= kept[-1][1]:
+            kept.append(mark)
+    return kept
 
 
 def _incident_evidence(graph: nx.MultiDiGraph, entity: str,
@@ -171,3 +213,67 @@ def _other_forms(forms: Iterable[str], exclude: set[str]) -> list[str]:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def link_panel(graph: nx.MultiDiGraph, pair: tuple[str, str], shared: Iterable[str], typed: Iterable[str],
+               papers: int, table: PaperTable) -> dict[str, Any]:
+    """The panel of a map link: its relation names, the newest papers behind it and the sentences that tie
+    the two entities (a typed relation's evidence first, then sentences of shared papers naming both,
+    each name marked)."""
+    first, second = pair
+    listed = newest_first(graph, shared)
+    evidence: list[list[Any]] = []
+    for kind in typed:
+        for a, b in ((first, second), (second, first)):
+            if graph.has_edge(a, b, key=kind):
+                for ev in graph.edges[a, b, kind].get("evidence", []):
+                    item = evidence_item(graph, ev, None, table)
+                    if item and len(evidence) < MAX_LINK_EVIDENCE:
+                        evidence.append([item[0], item[1], [[item[2], item[3]]] if item[3] > item[2] else []])
+    for paper in listed:
+        if len(evidence) >= MAX_LINK_EVIDENCE:
+            break
+        evidence.extend(_shared_sentences(graph, paper, pair, table)[:MAX_LINK_EVIDENCE - len(evidence)])
+    return {"papers": papers, "paper_rows": [table.index(paper) for paper in listed[:MAX_LINK_PAPERS]],
+            "evidence": evidence}
+
+
+def _shared_sentences(graph: nx.MultiDiGraph, paper: str, pair: tuple[str, str],
+                      table: PaperTable) -> list[list[Any]]:
+    """[paper row, sentence, spans] from one paper: a sentence naming both entities, else one naming each."""
+    abstract = str(graph.nodes[paper].get("abstract", ""))
+    found: dict[str, dict[str, list[list[int]]]] = {}
+    for entity in pair:
+        for data in (graph.get_edge_data(paper, entity) or {}).values():
+            for ev in data.get("evidence", []):
+                sentence = str(ev.get("sentence") or "")
+                offset = abstract.find(sentence) if sentence else -1
+                if offset < 0:
+                    continue
+                spans = found.setdefault(sentence, {}).setdefault(entity, [])
+                start, end = int(ev.get("start", 0)) - offset, int(ev.get("end", 0)) - offset
+                if 0 <= start < end <= len(sentence) and [start, end] not in spans:
+                    spans.append([start, end])
+    ordered = sorted(found, key=abstract.find)
+    both = [sentence for sentence in ordered if len(found[sentence]) == 2]
+    chosen = both[:1] or [next(s for s in ordered if entity in found[s]) for entity in pair
+                          if any(entity in found[s] for s in ordered)]
+    row = table.index(paper)
+    return [[row, *marked_window(sentence, sorted(span for spans in found[sentence].values() for span in spans))]
+            for sentence in dict.fromkeys(chosen)]
+
+
+def marked_window(text: str, spans: list[list[int]], limit: int = MAX_SENTENCE_CHARS) -> tuple[str, list[list[int]]]:
+    """Clip `text` to `limit` characters around its first span; the spans that stay, shifted, not overlapping."""
+    clean: list[list[int]] = []
+    for start, end in sorted(spans):
+        if not clean or start >= clean[-1][1]:
+            clean.append([start, end])
+    if len(text) <= limit:
+        return text, clean
+    begin = max(0, min((clean[0][0] if clean else 0) - limit // 3, len(text) - limit))
+    prefix = "…" if begin else ""
+    suffix = "…" if begin + limit < len(text) else ""
+    shift = len(prefix) - begin
+    kept = [[start + shift, end + shift] for start, end in clean if start >= begin and end <= begin + limit]
+    return prefix + text[begin:begin + limit] + suffix, kept

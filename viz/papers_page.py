@@ -10,14 +10,15 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from paperkg.viz.entity_map import EntityIndex
+from paperkg.viz.clusters import Cluster, cluster_colour, cluster_of, named_clusters
+from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
-from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, node_sizes, short_label
+from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, cluster_legend, node_sizes, overlay_year, short_label
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
 from paperkg.viz.selection import Selection
-from paperkg.viz.style import community_colour, node_style, relation_style, year_colour
+from paperkg.viz.style import node_style, relation_style, year_colour
 
 MAX_PAPERS = 400
 MAX_ENTITIES = 500
@@ -30,6 +31,7 @@ class PapersPlan:
 
     entities: list[str]
     papers: list[str]
+    paper_total: int        # papers of the selected entities, before the fold
     nodes: list[str]        # entities and papers, sorted
     notes: list[str]
     edges: list[tuple[str, str, str]]
@@ -45,9 +47,10 @@ class PapersPlan:
 def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
     """The papers and entities the paper view draws, folded above a size, with their links."""
     entities, notes = _entities(index, selection)
-    papers, paper_note = _papers(index, entities)
+    papers, paper_total, paper_note = _papers(index, entities)
     is_paper = set(papers)
-    entities = [entity for entity in entities if is_paper.intersection(index.papers_of[entity])]
+    entities = sorted({entity for entity in entities if is_paper.intersection(index.papers_of[entity])}
+                      | _proposals(index, papers, {*selection.nodes, *selection.left_out}))
     nodes = sorted([*entities, *papers])
     kept = set(nodes)
     edges = sorted((s, t, k) for s, t, k in index.graph.edges(keys=True) if s in kept and t in kept and s != t)
@@ -55,7 +58,7 @@ def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
     simple.add_nodes_from(nodes)
     simple.add_edges_from((s, t) for s, t, _ in edges)
     degree = {node: float(simple.degree(node)) for node in nodes}
-    return PapersPlan(entities, papers, nodes, notes + paper_note, edges, simple, degree,
+    return PapersPlan(entities, papers, paper_total, nodes, notes + paper_note, edges, simple, degree,
                       node_sizes(degree, len(nodes)))
 
 
@@ -68,19 +71,26 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
                                                             plan.edges, plan.degree, plan.sizes)
     is_paper, kept = set(papers), set(nodes)
     positions = positions if positions is not None else plan.layout().run()
-    texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
-    ranked = sorted(nodes, key=lambda node: (graph.nodes[node].get("label") == "Paper", -degree[node], node))
+    table = PaperTable(graph)
+    texts = {node: short_label(table.rows[table.index(node)]["title"] if node in is_paper
+                               else str(graph.nodes[node].get("name", node))) for node in nodes}
+    ranked = sorted(nodes, key=lambda node: (-degree[node], node))  # papers and entities named alike by their links
     fonts = label_fonts(ranked, positions, sizes, texts)
     first, last = (min(index.years.values()), max(index.years.values())) if index.years else (None, None)
     years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
              else index.mean_year(node) for node in nodes}
+    overlay = {node: years[node] if node in is_paper else overlay_year(index, node, years[node]) for node in nodes}
+    clusters = named_clusters(link_graph(index, entities),
+                              {node: str(graph.nodes[node].get("name", node)) for node in entities},
+                              {node: index.paper_count(node) for node in entities})
+    in_cluster = papers_in_clusters(index, papers, cluster_of(clusters))
+    where = {node: i for i, node in enumerate(nodes)}
     colours = {
         "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
-        "community": [community_colour(graph.nodes[node].get("community")) for node in nodes],
-        "year": [year_colour(years[node], first, last) for node in nodes],
+        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
+        "year": [year_colour(overlay[node], first, last) for node in nodes],
     }
-    table = PaperTable(graph)
-    panels = [paper_panel(graph, node, table) if node in is_paper else
+    panels = [paper_panel(graph, node, table, where, index.papers_of) if node in is_paper else
               entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     vis_nodes = []
     for i, node in enumerate(nodes):
@@ -113,7 +123,8 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
         years=[first, last] if first is not None else None, notes=notes,
         sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
-        communities=len({graph.nodes[node].get("community") for node in nodes}),
+        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
         folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
         + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
         physics=False)
@@ -125,23 +136,47 @@ def _entities(index: EntityIndex, selection: Selection) -> tuple[list[str], list
     if len(selection.nodes) <= MAX_ENTITIES:
         return list(selection.nodes), notes
     kept = sorted(sorted(selection.nodes, key=index.importance_key)[:MAX_ENTITIES])
-    notes.append(f"This view draws the {MAX_ENTITIES:,} most important entities (by PageRank) of "
-                 f"{len(selection.nodes):,}; graph.html maps them all.")
+    notes.append(f"This view draws the {MAX_ENTITIES:,} most important (by PageRank) of the "
+                 f"{len(selection.nodes):,} entities graph.html maps, with the papers' own proposals.")
     return kept, notes
 
 
-def _papers(index: EntityIndex, entities: list[str]) -> tuple[list[str], list[str]]:
-    """The papers of the drawn entities; above MAX_PAPERS, those that use the most of them, newest first."""
+def _papers(index: EntityIndex, entities: list[str]) -> tuple[list[str], int, list[str]]:
+    """The papers of the drawn entities, how many there are, and above MAX_PAPERS those that use the
+    most of them, newest first."""
     counts: dict[str, int] = {}
     for entity in entities:
         for paper in index.papers_of[entity]:
             counts[paper] = counts.get(paper, 0) + 1
     if len(counts) <= MAX_PAPERS:
-        return sorted(counts), []
+        return sorted(counts), len(counts), []
 
     def rank(paper: str) -> tuple[int, int, str]:
         return (-counts[paper], -index.years.get(paper, 0), paper)
     kept = sorted(sorted(counts, key=rank)[:MAX_PAPERS])
-    return kept, [f"Paper nodes folded: showing the {MAX_PAPERS:,} of {len(counts):,} papers that "
-                  "mention the most drawn entities. An entity's panel lists its papers."]
+    return kept, len(counts), [f"Paper nodes folded: showing the {MAX_PAPERS:,} of {len(counts):,} papers that "
+                               "mention the most drawn entities. An entity's panel lists its papers."]
 
+
+def papers_in_clusters(index: EntityIndex, papers: list[str], clusters: dict[str, Cluster]) -> dict[str, Cluster]:
+    """The entities' named clusters (as on the map), and each paper in the cluster most of its clustered
+    entities are in (ties: the larger cluster)."""
+    placed = dict(clusters)
+    for paper in papers:
+        counts: dict[int, int] = {}
+        found: dict[int, Cluster] = {}
+        for entity in index.entities_of.get(paper, ()):
+            if entity in clusters:
+                cluster = clusters[entity]
+                counts[cluster.number] = counts.get(cluster.number, 0) + 1
+                found[cluster.number] = cluster
+        if counts:
+            placed[paper] = found[min(counts, key=lambda number: (-counts[number], number))]
+    return placed
+
+
+def _proposals(index: EntityIndex, papers: list[str], allowed: set[str]) -> set[str]:
+    """What the drawn papers propose (among the `allowed` entities): never folded away from its paper."""
+    graph = index.graph
+    return {target for paper in papers for _, target, kind in graph.out_edges(paper, keys=True)
+            if kind == "PROPOSES" and target in allowed}

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.viz.options import check_limits
-from paperkg.viz.entity_map import EntityIndex
+from paperkg.viz.entity_map import EntityIndex, link_graph
+from paperkg.viz.options import FOCUS_MAX_NODES, HUB_DEGREE, check_limits
 
 MAX_SUGGESTIONS = 5
 
@@ -34,18 +34,49 @@ def select_entities(index: EntityIndex, *, types: Iterable[str] | None = None, m
                      rank=rank, keep=None, scope="")
 
 
-def focus_entities(index: EntityIndex, focus: str, *, depth: int, types: Iterable[str] | None = None,
-                   min_papers: int = 1, max_nodes: int | None = None, rank: str = "pagerank") -> Selection:
-    """`focus` and the entities up to `depth` links away, filtered and capped like the whole map."""
-    check_limits(depth=depth)
-    reached = {focus}
-    frontier = {focus}
+def focus_entities(index: EntityIndex, focus: str, *, depth: int, hub_degree: int = HUB_DEGREE,
+                   types: Iterable[str] | None = None, min_papers: int = 1,
+                   max_nodes: int | None = FOCUS_MAX_NODES) -> Selection:
+    """`focus` and the entities up to `depth` links away, filtered, then the `max_nodes` closest to it.
+
+    The walk reaches hub entities (more than `hub_degree` neighbours; 0: no limit) but does not go on
+    through them, so a focus view does not pull in the whole field through "language model"; the
+    focus itself is always expanded. What is reached is ranked by personalised PageRank from the
+    focus over the links among it, so the cap keeps what is nearest the focus, not what is biggest.
+    """
+    check_limits(depth=depth, hub_degree=hub_degree)
+    reached, frontier, hubs = {focus}, {focus}, set()
     for _ in range(depth):
-        frontier = {other for entity in sorted(frontier) for other in index.neighbours(entity)} - reached
+        step = set()
+        for entity in sorted(frontier):
+            neighbours = index.neighbours(entity)
+            if entity != focus and hub_degree and len(neighbours) > hub_degree:
+                hubs.add(entity)
+                continue
+            step |= neighbours
+        frontier = step - reached
         reached |= frontier
     name = index.graph.nodes[focus].get("name", focus)
-    return _filtered(index, sorted(reached), types=types, min_papers=min_papers, max_nodes=max_nodes,
-                     rank=rank, keep=focus, scope=f" within {depth} links of {name}")
+    scope = f" within {depth} links of {name}"
+    notes = [f"{len(hubs):,} hub {'entity' if len(hubs) == 1 else 'entities'} (more than {hub_degree:,} "
+             "neighbours) reached but not gone through (--hub-degree)."] if hubs else []
+    selection = _filtered(index, sorted(reached), types=types, min_papers=min_papers, max_nodes=None,
+                          rank="papers", keep=focus, scope=scope)
+    if max_nodes is None or len(selection.nodes) <= max_nodes:
+        return Selection(selection.nodes, selection.left_out, (*selection.notes, *notes))
+    closeness = personalised_rank(index, selection.nodes, focus)
+    kept = set(sorted(selection.nodes, key=lambda entity: (-closeness[entity], entity))[:max_nodes])
+    folded = tuple(entity for entity in selection.nodes if entity not in kept)
+    notes.append(f"Showing the {len(kept):,} of {len(selection.nodes):,} entities{scope} closest to it "
+                 f"(personalised PageRank from {name}): {len(folded):,} folded away. --max-nodes draws more.")
+    return Selection(tuple(sorted(kept)), selection.left_out + folded, (*selection.notes, *notes))
+
+
+def personalised_rank(index: EntityIndex, entities: Iterable[str], focus: str) -> dict[str, float]:
+    """PageRank over the links among `entities` (weighted by shared papers), restarting at `focus`."""
+    graph = link_graph(index, entities)
+    ranks = nx.pagerank(graph, weight="papers", personalization={focus: 1.0}, tol=1e-10, max_iter=300)
+    return {entity: round(rank, 9) for entity, rank in ranks.items()}  # last digits must not reorder ties
 
 
 RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}

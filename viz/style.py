@@ -46,10 +46,11 @@ RELATION_STYLES: dict[str, RelationStyle] = {  # legend order
 }
 UNKNOWN_RELATION_STYLE = RelationStyle("other relation", "#C7C7C7", False)
 
-# Colour-blind-friendly categorical palette for communities, cycled by community id.
-COMMUNITY_PALETTE = (
-    "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948",
-    "#B07AA1", "#FF9DA7", "#9C755F", "#1F77B4", "#8C564B", "#17BECF",
+# Named clusters of the map, one colour each (Paul Tol's colour-blind-safe "muted" set plus his
+# vibrant orange); clusters beyond these are grouped as "other" in NO_COMMUNITY_COLOUR (viz/clusters.py).
+CLUSTER_PALETTE = (
+    "#332288", "#EE7733", "#44AA99", "#CC6677", "#117733", "#88CCEE",
+    "#AA4499", "#999933", "#882255", "#DDCC77",
 )
 NO_COMMUNITY_COLOUR = "#D0D0D0"
 NO_YEAR_COLOUR = "#D0D0D0"
@@ -65,13 +66,6 @@ def node_style(label: str) -> NodeStyle:
 def relation_style(rel_type: str) -> RelationStyle:
     """The display name, colour and dash of a relationship type."""
     return RELATION_STYLES.get(rel_type, UNKNOWN_RELATION_STYLE._replace(name=rel_type.lower()))
-
-
-def community_colour(community: int | None) -> str:
-    """A stable colour for a community id (None or negative: the node has no community)."""
-    if community is None or community < 0:
-        return NO_COMMUNITY_COLOUR
-    return COMMUNITY_PALETTE[community % len(COMMUNITY_PALETTE)]
 
 
 def year_colour(year: float | None, first: float, last: float) -> str:

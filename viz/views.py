@@ -9,7 +9,7 @@ from pathlib import Path
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex, index_entities
-from paperkg.viz.options import FOLD_ABOVE, MAP_FILE, PAPERS_FILE, check_options
+from paperkg.viz.options import FOCUS_MAX_NODES, FOLD_ABOVE, HUB_DEGREE, MAP_FILE, PAPERS_FILE, check_options
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
@@ -80,17 +80,26 @@ def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[flo
     return done
 
 
-def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, title: str = "paperkg",
-                 size_by: str = "papers", colour_by: str = "type",
+def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, hub_degree: int = HUB_DEGREE,
+                 title: str = "paperkg", size_by: str = "papers", colour_by: str = "type",
                  types: Iterable[str] | None = None, min_papers: int = 1,
                  max_nodes: int | None = None) -> str:
-    """Write the entity map around `focus` (name, alias or acronym) at `path`; returns the entity's key."""
+    """Write the entity map around `focus` (name, alias or acronym), centred on it, at `path`; returns its key.
+
+    Without `max_nodes`, the FOCUS_MAX_NODES entities closest to the focus are drawn.
+    """
     check_options(size_by, colour_by, types)
     index = index_entities(graph)
     entity = resolve_entity(index, focus)
-    selection = focus_entities(index, entity, depth=depth, types=types, min_papers=min_papers, **fold(max_nodes))
+    selection = focus_entities(index, entity, depth=depth, hub_degree=hub_degree, types=types,
+                               min_papers=min_papers, max_nodes=max_nodes or FOCUS_MAX_NODES)
     name = graph.nodes[entity].get("name", entity)
-    page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by)
+    plan = plan_map(index, selection, size_by)
+    positions = plan.layout(centre=entity).run()
+    cx, cy = positions[entity]  # separating circles may have moved it a little
+    positions = {node: (round(x - cx, 1) + 0.0, round(y - cy, 1) + 0.0) for node, (x, y) in positions.items()}
+    page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by,
+                           plan=plan, positions=positions)
     page.focus = entity
     render_page(page, Path(path))
     return entity

@@ -61,49 +61,124 @@
   var edgeView = new vis.DataView(edges, { filter: edgePasses });
   var container = document.getElementById("network");
   var network = new vis.Network(container, { nodes: nodeView, edges: edgeView }, data.options);
-  network.once("afterDrawing", function () { body.dataset.drawn = "true"; body.dataset.state = "ready"; });
+  var opensOnFocus = data.focus !== null && indexOf.has(data.focus);
+  network.once("afterDrawing", function () {
+    body.dataset.drawn = "true";
+    if (!opensOnFocus) body.dataset.state = "ready";
+  });
 
   // ---- labels ------------------------------------------------------------------------------
-  // A name is drawn once its font reaches the threshold on screen and never larger than the
-  // maximum: important nodes (large labelSize) are named at the opening zoom, the rest as you
-  // zoom in. Python chose the sizes so that names drawn together do not overlap (labels.py).
+  // Names are placed again on every frame (after each filter, zoom and pan step), greedily, like
+  // VOSviewer: the chosen node and the names its panel lists (bold) first, then the cluster names
+  // (when colouring by cluster), then every visible node by importance (labelSize, from labels.py);
+  // a name is drawn only where its box overlaps no name already placed. Its size grows with its
+  // importance and the zoom, between the threshold and the maximum.
   var labelOrder = data.nodes.map(function (node, i) { return i; })
     .sort(function (a, b) { return data.nodes[b].labelSize - data.nodes[a].labelSize || a - b; });
   var emphasised = new Set();
+  var emphasisOrder = [];
+  var placedLabels = [];
+  var widths = new Map();
+  var LABEL_PAD = 2, CELL = 64, CLUSTER_PX = 15;
+  var colourBy = document.getElementById("colour-by");
+
+  function textWidth(ctx, text, bold) {
+    var key = (bold ? "b" : "n") + text;
+    if (!widths.has(key)) {
+      ctx.font = (bold ? "bold " : "") + "100px " + data.labels.face;
+      widths.set(key, ctx.measureText(text).width / 100);
+    }
+    return widths.get(key);
+  }
+  function labelCandidates() {
+    var list = [];
+    emphasisOrder.forEach(function (id) {
+      if (visible.has(id)) list.push({ index: indexOf.get(id), bold: true });
+    });
+    if (colourBy.value === "community") {
+      (data.clusters || []).forEach(function (cluster) {
+        if (cluster.x === null || !cluster.members.some(function (i) { return visible.has(data.nodes[i].id); })) return;
+        list.push({ cluster: cluster });
+      });
+    }
+    labelOrder.forEach(function (i) {
+      var id = data.nodes[i].id;
+      if (visible.has(id) && !emphasised.has(id)) list.push({ index: i, bold: false });
+    });
+    return list;
+  }
+  function placeLabels(ctx) {
+    var scale = network.getScale();
+    var corner = network.DOMtoCanvas({ x: 0, y: 0 });
+    var width = container.clientWidth, height = container.clientHeight;
+    var grid = new Map();
+    var placed = [];
+    function cells(box, add) {
+      for (var cx = Math.floor(box.left / CELL); cx <= Math.floor(box.right / CELL); cx++) {
+        for (var cy = Math.floor(box.top / CELL); cy <= Math.floor(box.bottom / CELL); cy++) {
+          var key = cx + "," + cy;
+          if (add) { if (!grid.has(key)) grid.set(key, []); grid.get(key).push(box); }
+          else if ((grid.get(key) || []).some(function (other) {
+            return box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+          })) return false;
+        }
+      }
+      return true;
+    }
+    labelCandidates().forEach(function (candidate) {
+      var text, px, cx, top, bold = !!candidate.bold;
+      if (candidate.cluster) {
+        text = candidate.cluster.short; px = CLUSTER_PX; bold = true;
+        cx = (candidate.cluster.x - corner.x) * scale;
+        top = (candidate.cluster.y - corner.y) * scale - px * 0.65;
+      } else {
+        var node = data.nodes[candidate.index];
+        var drawn = network.body.nodes[node.id];
+        if (!drawn) return;
+        text = node.text;
+        px = Math.min(Math.max(node.labelSize * scale, data.labels.threshold + 1, bold ? 12 : 0), data.labels.max);
+        cx = (drawn.x - corner.x) * scale;
+        top = (drawn.y + node.size - corner.y) * scale + data.labels.gap;
+      }
+      var half = textWidth(ctx, text, bold) * px / 2;
+      var box = { left: cx - half - LABEL_PAD, right: cx + half + LABEL_PAD, top: top - LABEL_PAD,
+                  bottom: top + px * 1.2 + LABEL_PAD };
+      if (box.right < 0 || box.left > width || box.bottom < 0 || box.top > height) return;
+      if (!cells(box, false)) return;
+      cells(box, true);
+      placed.push({ id: candidate.cluster ? null : data.nodes[candidate.index].id, cluster: !!candidate.cluster,
+                    colour: candidate.cluster ? candidate.cluster.colour : null, text: text, bold: bold, px: px,
+                    x: cx, top: top, left: box.left, right: box.right, boxTop: box.top, bottom: box.bottom });
+    });
+    return placed;
+  }
   network.on("afterDrawing", function (ctx) {
     var scale = network.getScale();
     var corner = network.DOMtoCanvas({ x: 0, y: 0 });
-    var far = network.DOMtoCanvas({ x: container.clientWidth, y: container.clientHeight });
+    placedLabels = placeLabels(ctx);
     ctx.save();
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
     ctx.lineJoin = "round";
     ctx.strokeStyle = "rgba(255, 255, 255, 0.92)";
-    ctx.lineWidth = 3 / scale;
-    labelOrder.forEach(function (i) {
-      var node = data.nodes[i];
-      var screen = node.labelSize * scale;
-      var strong = emphasised.has(node.id);
-      if ((screen < data.labels.threshold && !strong) || !visible.has(node.id)) return;
-      var drawn = network.body.nodes[node.id];
-      if (!drawn || drawn.x < corner.x - 400 / scale || drawn.x > far.x + 400 / scale ||
-          drawn.y < corner.y - 100 / scale || drawn.y > far.y) return;
-      var pixels = Math.min(Math.max(screen, strong ? 12 : 0), data.labels.max);
-      ctx.font = (strong ? "bold " : "") + (pixels / scale) + "px " + data.labels.face;
-      ctx.fillStyle = strong ? "#000000" : "#1a1a1a";
-      var y = drawn.y + node.size + data.labels.gap / scale;
-      ctx.strokeText(node.text, drawn.x, y);
-      ctx.fillText(node.text, drawn.x, y);
+    placedLabels.forEach(function (label) {
+      ctx.font = (label.bold ? "bold " : "") + (label.px / scale) + "px " + data.labels.face;
+      ctx.lineWidth = (label.cluster ? 5 : 3) / scale;
+      ctx.fillStyle = label.cluster ? label.colour : label.bold ? "#000000" : "#1a1a1a";
+      var x = corner.x + label.x / scale, y = corner.y + label.top / scale;
+      ctx.strokeText(label.text, x, y);
+      ctx.fillText(label.text, x, y);
     });
     ctx.restore();
   });
-  // The chosen node and the strongest links its panel lists are always named (not all neighbours
+  // The chosen node and the strongest links its panel lists are named in bold (not all neighbours
   // of a hub: hundreds of names would cover the map).
   function emphasise(ids) {
-    emphasised = new Set(ids);
+    emphasisOrder = ids.slice();
     ids.forEach(function (id) {
-      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasised.add(data.nodes[link[0]].id); });
+      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasisOrder.push(data.nodes[link[0]].id); });
     });
+    emphasised = new Set(emphasisOrder);
   }
   network.on("select", function (params) { emphasise(params.nodes); });
 
@@ -126,10 +201,10 @@
         if (filters.relations.has(kind)) relationCounts[kind] = (relationCounts[kind] || 0) + 1;
       });
     });
-    var totalPapers = data.nodes.filter(function (n) { return n.kind === "Paper"; }).length;
+    var drawnPapers = data.nodes.filter(function (n) { return n.kind === "Paper"; }).length;
     var parts = [];
-    if (data.view === "papers") parts.push(number(papers) + " of " + plural(totalPapers, "paper"));
-    parts.push(number(entities) + " of " + plural(data.nodes.length - totalPapers, "entity", "entities"));
+    if (data.view === "papers") parts.push(number(papers) + " of " + plural(Math.max(data.paper_total, drawnPapers), "paper"));
+    parts.push(number(entities) + " of " + plural(Math.max(data.entity_total, data.nodes.length - drawnPapers), "entity", "entities"));
     parts.push(number(edgeView.length) + " of " + plural(data.edges.length, "link"));
     document.getElementById("summary").textContent = "Showing " + parts.join(" · ");
     document.querySelectorAll("[data-type-count]").forEach(function (cell) {
@@ -150,12 +225,22 @@
   showCounts();
 
   // ---- colour modes ----------------------------------------------------------------------
-  var colourBy = document.getElementById("colour-by");
   colourBy.addEventListener("change", function () {
     var colours = data.colours[colourBy.value];
     nodes.update(data.nodes.map(function (node, i) { return { id: node.id, color: colours[i] }; }));
     document.getElementById("year-scale").hidden = colourBy.value !== "year";
-    document.getElementById("community-note").hidden = colourBy.value !== "community";
+    document.getElementById("cluster-legend").hidden = colourBy.value !== "community";
+  });
+
+  // A cluster's legend row shows the cluster: the view fits its visible members.
+  document.querySelectorAll("li[data-cluster]").forEach(function (row) {
+    function show() {
+      var members = data.clusters[Number(row.dataset.cluster)].members
+        .map(function (i) { return data.nodes[i].id; }).filter(function (id) { return visible.has(id); });
+      if (members.length) network.fit({ nodes: members, animation: { duration: 300 } });
+    }
+    row.addEventListener("click", show);
+    row.addEventListener("keydown", function (event) { if (event.key === "Enter") show(); });
   });
 
   // ---- side panel ------------------------------------------------------------------------
@@ -172,16 +257,19 @@
     box.appendChild(badge);
     return box;
   }
-  function marked(sentence, start, end) {
-    var quote = element("blockquote");
-    if (end > start) {
-      quote.appendChild(document.createTextNode(sentence.slice(0, start)));
-      quote.appendChild(element("mark", "", sentence.slice(start, end)));
-      quote.appendChild(document.createTextNode(sentence.slice(end)));
-    } else {
-      quote.appendChild(document.createTextNode(sentence));
-    }
-    return quote;
+  // Text with its [start, end, class] spans marked (sorted, not overlapping), as text nodes.
+  function marked(tag, text, spans) {
+    var box = element(tag);
+    var at = 0;
+    spans.forEach(function (span) {
+      if (span[0] < at || span[1] <= span[0]) return;
+      box.appendChild(document.createTextNode(text.slice(at, span[0])));
+      var mark = element("mark", span.length > 2 ? "role-" + span[2] : "", text.slice(span[0], span[1]));
+      box.appendChild(mark);
+      at = span[1];
+    });
+    box.appendChild(document.createTextNode(text.slice(at)));
+    return box;
   }
   function paperLine(row) {
     var paper = data.papers[row];
@@ -204,7 +292,8 @@
   function evidenceBlock(items) {
     var box = element("div");
     items.forEach(function (item) {
-      var quote = marked(item[1], item[2], item[3]);
+      var spans = Array.isArray(item[2]) ? item[2] : [[item[2], item[3]]];
+      var quote = marked("blockquote", item[1], spans);
       var paper = data.papers[item[0]];
       quote.appendChild(element("span", "source", "— " + paper.title + (paper.year ? " (" + paper.year + ")" : "")));
       box.appendChild(quote);
@@ -228,7 +317,13 @@
       parts.push(element("p", "facts", facts.join(" · ")));
     }
     if (info.aliases) parts.push(element("p", "aliases", "Also written: " + info.aliases.join(" · ")));
-    if (info.abstract) { parts.push(element("h3", "", "Abstract")); parts.push(element("p", "abstract", info.abstract)); }
+    if (info.roles) parts.push(roleBlock(info.roles));
+    if (info.abstract) {
+      parts.push(element("h3", "", "Abstract"));
+      var abstract = marked("p", info.abstract, info.marks || []);
+      abstract.className = "abstract";
+      parts.push(abstract);
+    }
     if (info.related && info.related.length) {
       parts.push(element("h3", "", "Strongest links"));
       var list = element("ul");
@@ -255,6 +350,32 @@
     }
     openPanel(parts);
   }
+  // A paper's entities by role, each role in the colour its mentions are marked with in the abstract.
+  var ROLE_ORDER = ["proposes", "addresses", "evaluates on", "mentions"];
+  function roleBlock(roles) {
+    var box = element("div", "roles");
+    roles.forEach(function (role) {
+      var head = element("h3", "", "");
+      head.appendChild(element("span", "role-chip role-" + ROLE_ORDER.indexOf(role[0]), role[0]));
+      box.appendChild(head);
+      var list = element("ul", "role-list");
+      role[1].forEach(function (entity) {
+        var item = element("li");
+        if (entity[1] >= 0) {
+          var button = element("button", "entity", entity[0]);
+          button.type = "button";
+          button.addEventListener("click", function () { focusNode(data.nodes[entity[1]].id); });
+          item.appendChild(button);
+        } else {
+          item.appendChild(element("span", "", entity[0]));
+          item.appendChild(element("span", "paper-meta", " (not drawn here)"));
+        }
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    });
+    return box;
+  }
   function relationNames(kinds) {
     var named = kinds.filter(function (k) { return k !== "SHARED_PAPERS"; }).map(function (k) {
       var row = data.relations.find(function (r) { return r.type === k; });
@@ -267,7 +388,17 @@
     var info = data.edge_panels[id];
     var parts = [element("h2", "", data.panels[indexOf.get(edge.from)].name + " — " + data.panels[indexOf.get(edge.to)].name)];
     parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(edge.kinds)));
-    if (info && info.evidence.length) { parts.push(element("h3", "", "Evidence")); parts.push(evidenceBlock(info.evidence)); }
+    if (info && info.evidence.length) {
+      parts.push(element("h3", "", "Sentences"));
+      parts.push(evidenceBlock(info.evidence));
+    }
+    if (info && info.paper_rows && info.paper_rows.length) {
+      parts.push(element("h3", "", info.papers > info.paper_rows.length
+        ? "Newest " + info.paper_rows.length + " of " + plural(info.papers, "paper") : "Papers"));
+      var list = element("ul");
+      info.paper_rows.forEach(function (row) { list.appendChild(paperLine(row)); });
+      parts.push(list);
+    }
     openPanel(parts);
   }
   function foldedPanel(row) {
@@ -377,13 +508,20 @@
   });
   document.getElementById("fit").addEventListener("click", function () { network.fit({ animation: { duration: 300 } }); });
 
-  if (data.focus !== null && indexOf.has(data.focus)) {
+  if (opensOnFocus) {  // centred on the focus, selected, its panel open; then ready
     network.once("afterDrawing", function () {
+      var at = network.getPositions([data.focus])[data.focus];
+      network.moveTo({ position: at, scale: network.getScale() });
       network.selectNodes([data.focus]);
       emphasise([data.focus]);
       nodePanel(indexOf.get(data.focus));
+      network.once("afterDrawing", function () { body.dataset.state = "ready"; });
+      network.redraw();
     });
   }
   window.paperkgView = { network: network, nodes: nodes, edges: edges, nodeView: nodeView, edgeView: edgeView,
-    matches: function (query) { return matches(query.trim().toLowerCase()); } };
+    matches: function (query) { return matches(query.trim().toLowerCase()); },
+    open: function (id) { focusNode(id); },
+    openEdge: function (id) { network.selectEdges([id]); edgePanel(id); },
+    labels: function () { return placedLabels.map(function (label) { return Object.assign({}, label); }); } };
 })();
