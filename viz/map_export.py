@@ -1,7 +1,7 @@
 """The entity map of graph.html as a graph another program opens: `paperkg export --map`.
 
 The same entities, links, communities and positions as the page draws (the default fold, the
-links thinned as on the page, the Louvain communities of the map, the layout of the page with
+links thinned as on the page, the named clusters of the map (viz/clusters.py), the layout of the page with
 its y axis turned upwards, as Gephi's is), as a GraphTable that graph/exports.py writes as
 GraphML, GEXF or CSV. A link's kind is the relation the page colours it by (a typed relation,
 else SHARED_PAPERS, "in the same papers"); its weight is the number of papers behind it.
@@ -15,7 +15,8 @@ import networkx as nx
 from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WEIGHT, EdgeRow,
                                        GraphTable, NodeRow)
 from paperkg.viz.entity_map import index_entities
-from paperkg.viz.map_page import map_communities, plan_map
+from paperkg.viz.clusters import cluster_of, named_clusters
+from paperkg.viz.map_page import plan_map
 from paperkg.viz.selection import select_entities
 from paperkg.viz.style import SHARED_PAPERS
 from paperkg.viz.views import fold
@@ -24,12 +25,13 @@ from paperkg.viz.views import fold
 def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
                      max_nodes: int | None = None, size_by: str = "papers") -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
-    type, papers, community, x, y and size; undirected links with their kind, papers and relations."""
+    type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links with their kind, papers and relations."""
     index = index_entities(graph)
     selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
     plan = plan_map(index, selection, size_by)
     positions = plan.layout().run()
-    communities = map_communities(plan.links)
+    clusters = cluster_of(named_clusters(plan.links, {n: str(graph.nodes[n].get("name", n)) for n in plan.links},
+                                         {n: index.paper_count(n) for n in plan.links}))
 
     def nodes() -> Iterator[NodeRow]:
         for node in sorted(plan.links.nodes):
@@ -38,7 +40,9 @@ def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = No
             x, y = positions[node]
             yield NodeRow(node, {NODE_LABEL: name, "name": name, CYTOSCAPE_NAME: name, NODE_TYPE: data.get("label"),
                                  "papers": index.paper_count(node), "pagerank": data.get("pagerank"),
-                                 "mean_year": index.mean_year(node), "community": communities.get(node),
+                                 "mean_year": index.mean_year(node),
+                                 "community": clusters[node].number if node in clusters else None,
+                                 "cluster": clusters[node].name if node in clusters else None,
                                  "x": x, "y": -y + 0.0, "size": plan.sizes[node]})
 
     def edges() -> Iterator[EdgeRow]:
