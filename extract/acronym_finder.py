@@ -60,7 +60,12 @@ RULE_BASE_CONFIDENCE = {
     "apposition": 0.8,
     "initials": 0.7,
     "camel_chunks": 0.9,
+    "subscript": 0.8,
+    "chemical_word": 0.6,
 }
+_ION = re.compile(r"\[([A-Z][a-z]?)\d*[+\-−]*\]([a-z]?)")  # [Ca2+]i, [K+]o, [Na+]
+_SUBSCRIPTED = re.compile(r"([a-z]?[A-Z][A-Za-z]{0,2})([a-z])")  # pHi, pHe, PO2a: a name and a subscript letter
+MAX_NAMED_GAP = 3  # words between a subscripted name and the word its subscript letter stands for
 
 
 def _abbreviates(chunk: str, word: str) -> bool:
@@ -70,6 +75,19 @@ def _abbreviates(chunk: str, word: str) -> bool:
         return False
     rest = iter(word[1:])
     return all(c in rest for c in chunk[1:])
+
+
+def _letters_missing(letters: str, word: str) -> int:
+    """How many of `letters` a left-to-right scan of `word` does not find (each found letter
+    moves the scan on; a missing one does not)."""
+    missing, at = 0, 0
+    for c in letters:
+        found = word.find(c, at)
+        if found < 0:
+            missing += 1
+        else:
+            at = found + 1
+    return missing
 
 
 class AcronymFinder:
@@ -169,12 +187,15 @@ class AcronymFinder:
                 return found
             found = self._long_before(texts, words, inner, short[0], open_at, "long_bracket_short")
             if found and (short[1] or found.confidence >= self.strict_min_confidence):
-                return self._with_title_tail(texts, words, found, open_at)
+                return self._with_unit_tail(texts, self._with_title_tail(texts, words, found, open_at), open_at)
             if short[1] and short[0] + 1 < close_at:
                 found = self._long_window(texts, words, inner, short[0], short[0] + 1, close_at, True,
                                           "bracket_short_long")
                 if found and found.long_end == close_at and self._strict(texts, found):
                     return found
+        if inner < close_at and self._is_short_tail(texts, inner + 1, close_at) and (
+                found := self._subscript(texts, words, inner, open_at) or self._chemical_word(texts, inner, open_at)):
+            return found
         for sep in range(close_at - 1, inner, -1):
             if texts[sep] in self.lexicon.apposition_separators and sep + 1 in run_at and run_at[sep + 1] == close_at:
                 found = self._long_window(texts, words, sep + 1, close_at, inner, sep, True, "bracket_long_short")
@@ -209,6 +230,62 @@ class AcronymFinder:
             return found
         inside = (texts[k] for k in range(found.long_start, tail) if words[k].kind == "content")
         return replace(found, long_end=open_at) if all(map(_TITLE_WORD.match, inside)) else found
+
+    def _with_unit_tail(self, texts: list[str], found: Definition, open_at: int) -> Definition:
+        """Keep the unit after the number that gives a short form's last digit ("forced
+        expiratory volume in 1 s (FEV1)")."""
+        end = found.long_end
+        short = "".join(texts[found.short_start:found.short_end])
+        if (end + 1 == open_at and short[-1:].isdigit() and texts[end - 1][:1].isdigit()
+                and texts[end] in self.lexicon.units_after_number):
+            return replace(found, long_end=open_at)
+        return found
+
+    def _subscript(self, texts: list[str], words: list[WordInfo], at: int, open_at: int) -> Definition | None:
+        """A name with a subscript letter for the word before it: "intracellular pH (pHi)",
+        "intracellular calcium concentration ([Ca2+]i)" (an ion by its element's name)."""
+        token = texts[at]
+        if (ion := _ION.fullmatch(token)) is not None:
+            symbol, letter = ion.groups()
+            names = self.lexicon.element_symbols.get(symbol, frozenset())
+            symbol = symbol.lower()
+
+            def names_it(k: int) -> bool:
+                lower = words[k].lower
+                return lower in names or (lower.startswith(symbol) and not lower[len(symbol):].strip("0123456789+-−"))
+        elif (named := _SUBSCRIPTED.fullmatch(token)) is not None:
+            core, letter = named.groups()
+
+            def names_it(k: int) -> bool:
+                return texts[k] == core
+        else:
+            return None
+        lo = max(open_at - 1 - MAX_NAMED_GAP, 0)
+        name_at = next((k for k in range(open_at - 1, lo - 1, -1) if names_it(k)), None)
+        if name_at is None:
+            return None
+        start = name_at
+        if letter:
+            start = next((k for k in range(name_at - 1, max(name_at - 1 - MAX_NAMED_GAP, -1), -1)
+                          if words[k].kind == "content" and words[k].lower.startswith(letter)), None)
+            if start is None or any(texts[k] in BOUNDARIES for k in range(start, open_at)):
+                return None
+        return Definition(at, at + 1, start, open_at, "subscript", self.rule_confidence["subscript"])
+
+    def _chemical_word(self, texts: list[str], at: int, open_at: int) -> Definition | None:
+        """A one-word chemical name whose short form adds one letter the name does not spell
+        ("glutathione (GSH)"), with a state word before it ("reduced glutathione")."""
+        short, name = texts[at], texts[open_at - 1] if open_at > 0 else ""
+        lower = name.lower()
+        if not (3 <= len(short) <= 5 and short.isalpha() and short.isupper() and len(name) >= 9 and name.isalpha()
+                and name[1:].islower() and lower[0] == short[0].lower() and lower.endswith(self.lexicon.chemical_suffixes)):
+            return None
+        if _letters_missing(short[1:].lower(), lower[1:]) != 1:
+            return None
+        start = open_at - 1
+        if start > 0 and texts[start - 1].lower() in self.lexicon.state_words:
+            start -= 1
+        return Definition(at, at + 1, start, open_at, "chemical_word", self.rule_confidence["chemical_word"])
 
     def _window_before(self, texts: list[str], hi: int, letters: int) -> tuple[int, int]:
         """Window [lo, hi) that may hold a long form ending before token hi (a closing quote

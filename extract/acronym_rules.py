@@ -22,7 +22,9 @@ INF = float("inf")
 
 _CAMEL_NAME = re.compile(r"^(?:[A-Z][a-z]{2,}){2,}\d*$")   # ResNet, TensorFlow, GitHub
 _CAPITALISED = re.compile(r"^[A-Z][a-z]+$")                 # Self, Med (in Self-REF, Med-LVLMs)
-_INNER_INITIAL = re.compile(r"[A-Z]|(?<=[^A-Za-z0-9])[a-z0-9]|(?<=[A-Za-z])[0-9]")  # mAtrix, Function-space
+_INNER_INITIAL = re.compile(  # mAtrix, Function-space, factor-β1, 1β
+    r"[A-Z]|(?<=[^A-Za-z0-9α-ω])[a-z0-9α-ω]|(?<=[A-Za-zα-ω])[0-9]|(?<=[0-9])[α-ω]")
+_GREEK_PART = re.compile(r"\d*[α-ω]\d*")                       # β, 1β, β1 (in IL-1β, TGF-β1)
 _CITATION = re.compile(r"[a-z]{2,}(?:19|20)\d\d[a-z]?$")     # Fink2017, Steinke2008
 _ALNUM = re.compile(r"[^\W_]")                               # what str.isalnum accepts
 _JOINER_SPLIT = re.compile(r"[-/–]")                          # the JOINERS
@@ -62,6 +64,18 @@ class Lexicon:
     digit_words: dict[str, frozenset[str]]
     definition_separators: frozenset[str]
     apposition_separators: frozenset[str]
+    greek_letters: dict[str, str]
+    units_after_number: frozenset[str]
+    element_symbols: dict[str, frozenset[str]]
+    chemical_suffixes: tuple[str, ...]
+    state_words: frozenset[str]
+    greek_pattern: re.Pattern[str] | None = None
+
+    def fold_greek(self, text: str) -> str:
+        """Greek letter names attached to a digit or hyphen as their symbol (IL-1beta -> IL-1β)."""
+        if self.greek_pattern is None or not self.greek_pattern.search(text):
+            return text
+        return self.greek_pattern.sub(lambda m: self.greek_letters[m.group(0)], text)
 
 
 def load_lexicon(data: DataFiles) -> Lexicon:
@@ -79,7 +93,21 @@ def load_lexicon(data: DataFiles) -> Lexicon:
         digit_words={d: frozenset(ws) for d, ws in cues["digit_words"].items()},
         definition_separators=frozenset(cues["definition_separators"]),
         apposition_separators=frozenset(cues["apposition_separators"]),
+        greek_letters=dict(cues["greek_letters"]),
+        units_after_number=frozenset(cues["units_after_number"]),
+        element_symbols={symbol: frozenset(names) for symbol, names in cues["element_symbols"].items()},
+        chemical_suffixes=tuple(cues["chemical_suffixes"]),
+        state_words=frozenset(cues["state_words"]),
+        greek_pattern=_greek_pattern(cues["greek_letters"]),
     )
+
+
+def _greek_pattern(names: dict[str, str]) -> re.Pattern[str] | None:
+    """Greek letter names after a digit or hyphen, or before a digit, and not inside a word."""
+    if not names:
+        return None
+    alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return re.compile(rf"(?<=[-\d])(?:{alternatives})(?![a-z])|(?<![A-Za-z])(?:{alternatives})(?=\d)")
 
 
 # ---------------------------------------------------------------------------- shapes
@@ -107,6 +135,7 @@ def _is_name_part(part: str, lexicon: Lexicon, camel_case_names: bool) -> bool:
     return (
         part.isdigit()
         or (len(part) == 1 and part.isupper())
+        or bool(_GREEK_PART.fullmatch(part))
         or bool(_CAPITALISED.match(part))
         or is_short_shape(part, lexicon, camel_case_names)
     )
@@ -237,10 +266,11 @@ class TokenCache:
         """Features of a new text, stored (the store starts afresh when it is full)."""
         if len(self._features) >= self.max_entries:
             self._features.clear()
-        shaped = is_short_shape(text, self.lexicon, self.camel_case_names) or is_compound_short(
-            text, self.lexicon, self.camel_case_names)
+        folded = self.lexicon.fold_greek(text)
+        shaped = is_short_shape(folded, self.lexicon, self.camel_case_names) or is_compound_short(
+            folded, self.lexicon, self.camel_case_names)
         name_part = shaped or (len(text) == 1 and text.isupper())
-        found = self._features[text] = TokenFeatures(shaped, name_part, word_info(text, self.lexicon))
+        found = self._features[text] = TokenFeatures(shaped, name_part, word_info(folded, self.lexicon))
         return found
 
 
@@ -359,7 +389,7 @@ class Aligner:
         first, long form after it); otherwise it may begin anywhere and should end near hi.
         """
         best: Alignment | None = None
-        for letters in short_form_letters(short):
+        for letters in short_form_letters(self.lexicon.fold_greek(short)):
             caps = [c.isupper() for c in letters]
             found = self._align_letters(letters.lower(), caps, words, lo, hi, anchored_start)
             if found and (best is None or found.cost < best.cost):
