@@ -283,6 +283,16 @@ class Alignment:
     cost: float
 
 
+def _letter_end(text: str, p: int, letter: str) -> int:
+    """End of the match of a short-form letter at text[p] (0 for none): the letter itself, or an
+    x for a word part opening with "ex" (XAI = explainable AI, XC = exchange-correlation)."""
+    if p >= len(text):
+        return 0
+    if text[p] == letter:
+        return p + 1
+    return p + 2 if letter == "x" and text.startswith("ex", p) else 0
+
+
 class Aligner:
     """Matches the letters of a short form to the words of a candidate long form.
 
@@ -340,7 +350,7 @@ class Aligner:
         stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
         openings = (0,) if opens_long_form else word.initials
         best: dict[tuple[int, int], float] = {}
-        frontier += [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
+        frontier += [(i + 1, end, stop_cost) for p in openings if (end := _letter_end(text, p, first))]
         while frontier:
             j, q, cost = frontier.pop()
             if best.get((j, q), INF) <= cost:
@@ -353,6 +363,12 @@ class Aligner:
                     if text[p] == letters[j]:
                         extra = 0.0 if p in word.initials else self.costs.non_initial
                         frontier.append((j + 1, p + 1, cost + extra))
+                if letters[j].isdigit():  # a number word as a later part: Sample-to-Domain (S2D)
+                    digit_words = self.lexicon.digit_words.get(letters[j], ())
+                    for p in word.initials:
+                        chunk = _JOINER_SPLIT.split(text[p:], 1)[0] if p >= q else ""
+                        if chunk in digit_words and p + len(chunk) < len(text):
+                            frontier.append((j + 1, p + len(chunk), cost))
         return out
 
     def _best(self, words: list[WordInfo], letters: str, capitals: list[bool], lo: int, hi: int
@@ -373,7 +389,7 @@ class Aligner:
             below = row
             row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
             for i in range(n):
-                if letters[i] not in word.initial_letters and not letters[i].isdigit():
+                if letters[i] not in word.initial_letters and not letters[i].isdigit() and not _letter_end(word.lower, 0, letters[i]):
                     continue  # no chunk can start here (the cheap test before the memo)
                 for k, cost in self._chunk_costs(word, letters, i, capitals).items():
                     rest, end = below[i + k]
@@ -415,7 +431,7 @@ class Aligner:
         allowed = self.allowed(letters)
         best: Alignment | None = None
         for s, lead_cost in self._starts(words, lo, hi, anchored_start):
-            if not words[s].lower.startswith(letters[0]) and not letters[0].isdigit():
+            if not _letter_end(words[s].lower, 0, letters[0]) and not letters[0].isdigit():
                 continue  # the opening word gives the first letter from its start, or none
             for k, cost in self._chunk_costs(words[s], letters, 0, caps, opens_long_form=True).items():
                 rest, end = rows[s + 1][k]
