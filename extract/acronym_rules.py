@@ -69,6 +69,7 @@ class Lexicon:
     element_symbols: dict[str, frozenset[str]]
     chemical_suffixes: tuple[str, ...]
     state_words: frozenset[str]
+    subscript_words: dict[str, frozenset[str]]
     greek_pattern: re.Pattern[str] | None = None
 
     def fold_greek(self, text: str) -> str:
@@ -98,6 +99,7 @@ def load_lexicon(data: DataFiles) -> Lexicon:
         element_symbols={symbol: frozenset(names) for symbol, names in cues["element_symbols"].items()},
         chemical_suffixes=tuple(cues["chemical_suffixes"]),
         state_words=frozenset(cues["state_words"]),
+        subscript_words={letter: frozenset(ws) for letter, ws in cues["subscript_words"].items()},
         greek_pattern=_greek_pattern(cues["greek_letters"]),
     )
 
