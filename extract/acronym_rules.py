@@ -133,10 +133,10 @@ def is_short_shape(word: str, lexicon: Lexicon, camel_case_names: bool = False) 
 
 
 def _is_name_part(part: str, lexicon: Lexicon, camel_case_names: bool) -> bool:
-    """A piece that may sit in a hyphenated short form beside an acronym (10, Self, U, 2D)."""
+    """A piece that may sit in a hyphenated short form beside an acronym (10, Self, U, 2D, the h of h-RNN)."""
     return (
         part.isdigit()
-        or (len(part) == 1 and part.isupper())
+        or (len(part) == 1 and part.isalpha())
         or bool(_GREEK_PART.fullmatch(part))
         or bool(_CAPITALISED.match(part))
         or is_short_shape(part, lexicon, camel_case_names)
@@ -285,14 +285,20 @@ class Alignment:
     cost: float
 
 
+_X_OPENINGS = ("ex", "cross")
+
+
 def _letter_end(text: str, p: int, letter: str) -> int:
     """End of the match of a short-form letter at text[p] (0 for none): the letter itself, or an
-    x for a word part opening with "ex" (XAI = explainable AI, XC = exchange-correlation)."""
+    x for a word part opening with "ex" or "cross" (XAI = explainable AI, XC = exchange-correlation,
+    XDC = Cross-Modal Deep Clustering)."""
     if p >= len(text):
         return 0
     if text[p] == letter:
         return p + 1
-    return p + 2 if letter == "x" and text.startswith("ex", p) else 0
+    if letter == "x":
+        return next((p + len(opening) for opening in _X_OPENINGS if text.startswith(opening, p)), 0)
+    return 0
 
 
 class Aligner:
@@ -427,7 +433,7 @@ class Aligner:
         if not letters or hi <= lo:
             return None
         window = "".join(words[w].lower for w in range(lo, hi))
-        if any(c.isalpha() and c not in window for c in letters):
+        if any(c.isalpha() and c not in window and not (c == "x" and "cross" in window) for c in letters):
             return None
         rows = self._best(words, letters, caps, lo, hi)
         allowed = self.allowed(letters)

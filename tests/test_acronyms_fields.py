@@ -120,8 +120,24 @@ def test_nested_brackets_and_punctuation_around_brackets(nlp, text, short, long)
 @pytest.mark.parametrize("text, short, long", [
     ("Existing explainable AI (XAI) methods fail.", "XAI", "explainable AI"),
     ("Accurate exchange-correlation (XC) functionals are needed.", "XC", "exchange-correlation"),
+    ("We propose Cross-Modal Deep Clustering (XDC) here.", "XDC", "Cross-Modal Deep Clustering"),
+    ("We test cross-lingual natural language inference (XNLI).", "XNLI", "cross-lingual natural language inference"),
     ("A multi-chain Sample-to-Domain Distance (S2DD) is used.", "S2DD", "Sample-to-Domain Distance"),
     ("Peer-to-peer (P2P) networks share files.", "P2P", "Peer-to-peer"),
 ])
 def test_x_for_ex_and_number_words_inside_hyphenated_words(nlp, text, short, long):
     assert definitions(nlp, text)[short] == long
+
+
+@pytest.mark.parametrize("text, short, long", [
+    ("A hierarchical recurrent neural network (h-RNN) is used.", "h-RNN", "hierarchical recurrent neural network"),
+    ("We plot t-distributed stochastic neighbor embedding (t-SNE) maps.", "t-SNE",
+     "t-distributed stochastic neighbor embedding"),
+])
+def test_a_lower_case_letter_joined_to_an_acronym(nlp, text, short, long):
+    assert definitions(nlp, text)[short] == long
+
+
+def test_a_lower_case_letter_joined_to_a_word_is_no_acronym(nlp):
+    doc = nlp("We use x-ray and e-commerce data.")
+    assert not [r for r in doc._.paperkg_acronym_records if doc[r[0]:r[1]].text in ("x-ray", "e-commerce")]
