@@ -397,7 +397,8 @@ class Aligner:
             below = row
             row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
             for i in range(n):
-                if letters[i] not in word.initial_letters and not letters[i].isdigit() and not _letter_end(word.lower, 0, letters[i]):
+                if letters[i] not in word.initial_letters and not letters[i].isdigit() and not (
+                        letters[i] == "x" and _letter_end(word.lower, 0, "x")):
                     continue  # no chunk can start here (the cheap test before the memo)
                 for k, cost in self._chunk_costs(word, letters, i, capitals).items():
                     rest, end = below[i + k]
