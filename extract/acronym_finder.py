@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .acronym_rules import (
     BOUNDARIES,
@@ -45,24 +46,43 @@ class SentenceAcronyms:
     definitions: list[Definition] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence as the rules read it: token texts, their word infos, and the acronym-shaped
+    runs by first token (run_at: start -> end) and by end (run_ending: end -> start)."""
+
+    texts: list[str]
+    words: list[WordInfo]
+    run_at: dict[int, int]
+    run_ending: dict[int, int]
+
+
 STRICT_MIN_CONFIDENCE = 0.6
 _CAMEL_CHUNK = re.compile(r"[A-Z][a-z0-9]*")  # Fed|Avg, Ada|Grad
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+$")      # Regression, Center
 QUOTES = frozenset({'"', "”", "'", "''"})
 
-RULE_BASE_CONFIDENCE = {
-    "long_bracket_short": 0.95,
-    "short_bracket_long": 0.9,
-    "bracket_long_short": 0.9,
-    "bracket_short_long": 0.85,
-    "short_separator_long": 0.85,
-    "short_cue_long": 0.8,
-    "apposition": 0.8,
-    "initials": 0.7,
-    "camel_chunks": 0.9,
-    "subscript": 0.8,
-    "chemical_word": 0.6,
+class Rule(NamedTuple):
+    """How far a definition rule is trusted."""
+
+    confidence: float               # before the alignment's cost discounts it (a setting: rule_confidence)
+    only_if_undefined: bool = False  # too weak to redefine a short form the Doc defined already
+
+
+RULES: dict[str, Rule] = {
+    "long_bracket_short": Rule(0.95),    # long form (SF)
+    "short_bracket_long": Rule(0.9),     # SF (long form)
+    "bracket_long_short": Rule(0.9),     # (long form; SF)
+    "bracket_short_long": Rule(0.85),    # (SF; long form)
+    "short_separator_long": Rule(0.85),  # SF: long form
+    "short_cue_long": Rule(0.8),         # SF stands for long form
+    "apposition": Rule(0.8),             # long form, SF
+    "initials": Rule(0.7, only_if_undefined=True),  # Question Answering ... QA
+    "camel_chunks": Rule(0.9),           # Federated Averaging (FedAvg)
+    "subscript": Rule(0.8),              # intracellular pH (pHi), [Ca2+]i
+    "chemical_word": Rule(0.6),          # reduced glutathione (GSH)
 }
+RULE_BASE_CONFIDENCE = {name: rule.confidence for name, rule in RULES.items()}
 _ION = re.compile(r"\[([A-Z][a-z]?)\d*[+\-−]*\]([a-z]?)")  # [Ca2+]i, [K+]o, [Na+]
 _SUBSCRIPTED = re.compile(r"([a-z]?[A-Z][A-Za-z]{0,2})([a-z])")  # pHi, pHe, PO2a: a name and a subscript letter
 MAX_NAMED_GAP = 3  # words between a subscripted name and the word its subscript letter stands for
@@ -115,9 +135,6 @@ class AcronymFinder:
         brackets = self._brackets(texts)
         if not runs and not brackets:
             return SentenceAcronyms()
-        words = word_infos(texts, features)
-        run_at = {start: end for start, end in runs}
-        run_ending = {end: start for start, end in runs}
         found: list[Definition] = []
         used: set[int] = set()
 
@@ -130,15 +147,17 @@ class AcronymFinder:
             used.update(span)
             found.append(d)
 
+        sentence = Sentence(texts, word_infos(texts, features), {start: end for start, end in runs},
+                            {end: start for start, end in runs})
         for open_at, close_at in brackets:
-            accept(self._bracket_definition(texts, words, open_at, close_at, run_at, run_ending))
+            accept(self._bracket_definition(sentence, open_at, close_at))
         for start, end in runs:
             if start not in used:
-                accept(self._separator_definition(texts, words, start, end))
+                accept(self._separator_definition(sentence, start, end))
         if self.initials_rule:
             for start, end in runs:
                 if start not in used:
-                    accept(self._initials_definition(texts, words, start, end, used))
+                    accept(self._initials_definition(sentence, start, end, used))
         mentions = sorted(set(runs) | {(d.short_start, d.short_end) for d in found})
         return SentenceAcronyms(mentions, sorted(found, key=lambda d: d.short_start))
 
@@ -179,33 +198,33 @@ class AcronymFinder:
             return lo + 1, False
         return None
 
-    def _bracket_definition(self, texts, words, open_at, close_at, run_at, run_ending) -> Definition | None:
+    def _bracket_definition(self, s: Sentence, open_at: int, close_at: int) -> Definition | None:
+        """A definition made by the bracket texts[open_at] ... texts[close_at], in any of its forms."""
+        texts, run_at, run_ending = s.texts, s.run_at, s.run_ending
         inner = self._skip_lead(texts, open_at + 1, close_at)
         short = self._bracket_short(texts, inner, close_at, run_at)
         if short is not None and self._is_short_tail(texts, short[0], close_at):
             if not short[1] and (found := self._camel_chunks(texts, inner, open_at)):
                 return found
-            found = self._long_before(texts, words, inner, short[0], open_at, "long_bracket_short")
+            found = self._long_before(s, (inner, short[0]), open_at, "long_bracket_short")
             if found and (short[1] or found.confidence >= self.strict_min_confidence):
-                return self._with_unit_tail(texts, self._with_title_tail(texts, words, found, open_at), open_at)
+                return self._with_unit_tail(texts, self._with_title_tail(s, found, open_at), open_at)
             if short[1] and short[0] + 1 < close_at:
-                found = self._long_window(texts, words, inner, short[0], short[0] + 1, close_at, True,
-                                          "bracket_short_long")
+                found = self._long_window(s, (inner, short[0]), (short[0] + 1, close_at), True, "bracket_short_long")
                 if found and found.long_end == close_at and self._strict(texts, found):
                     return found
         if inner < close_at and self._is_short_tail(texts, inner + 1, close_at) and (
-                found := self._subscript(texts, words, inner, open_at) or self._chemical_word(texts, inner, open_at)):
+                found := self._subscript(s, inner, open_at) or self._chemical_word(texts, inner, open_at)):
             return found
         for sep in range(close_at - 1, inner, -1):
             if texts[sep] in self.lexicon.apposition_separators and sep + 1 in run_at and run_at[sep + 1] == close_at:
-                found = self._long_window(texts, words, sep + 1, close_at, inner, sep, True, "bracket_long_short")
+                found = self._long_window(s, (sep + 1, close_at), (inner, sep), True, "bracket_long_short")
                 if found:
                     return found
                 break
         if open_at in run_ending and inner < close_at:
             stop = next((k for k in range(inner, close_at) if texts[k] in self.lexicon.apposition_separators), close_at)
-            found = self._long_window(texts, words, run_ending[open_at], open_at, inner, stop, True,
-                                      "short_bracket_long")
+            found = self._long_window(s, (run_ending[open_at], open_at), (inner, stop), True, "short_bracket_long")
             if found and any(not f.shaped for f in self.cache.features(texts[found.long_start:found.long_end])):
                 return found
         return None
@@ -222,10 +241,10 @@ class AcronymFinder:
                               self.rule_confidence["camel_chunks"])
         return None
 
-    def _with_title_tail(self, texts, words, found: Definition, open_at: int) -> Definition:
+    def _with_title_tail(self, s: Sentence, found: Definition, open_at: int) -> Definition:
         """Extend a title-cased long form by the one title-cased word left out just before the
         bracket ("Spectral Instrumental Variable Regression (SpecIV)"), unless a head noun."""
-        tail = found.long_end
+        texts, words, tail = s.texts, s.words, found.long_end
         if tail + 1 != open_at or not _TITLE_WORD.match(texts[tail]) or words[tail].lower in self.lexicon.head_nouns:
             return found
         inside = (texts[k] for k in range(found.long_start, tail) if words[k].kind == "content")
@@ -241,9 +260,10 @@ class AcronymFinder:
             return replace(found, long_end=open_at)
         return found
 
-    def _subscript(self, texts: list[str], words: list[WordInfo], at: int, open_at: int) -> Definition | None:
+    def _subscript(self, s: Sentence, at: int, open_at: int) -> Definition | None:
         """A name with a subscript letter for the word before it: "intracellular pH (pHi)",
         "intracellular calcium concentration ([Ca2+]i)" (an ion by its element's name)."""
+        texts, words = s.texts, s.words
         token = texts[at]
         if (ion := _ION.fullmatch(token)) is not None:
             symbol, letter = ion.groups()
@@ -299,18 +319,20 @@ class AcronymFinder:
             lo -= 1
         return lo, hi
 
-    def _long_before(self, texts, words, short_start, short_end, hi, rule) -> Definition | None:
-        letters = sum(map(str.isalnum, "".join(texts[short_start:short_end])))
-        lo, hi = self._window_before(texts, hi, letters)
-        return self._long_window(texts, words, short_start, short_end, lo, hi, False, rule)
+    def _long_before(self, s: Sentence, short: tuple[int, int], hi: int, rule: str) -> Definition | None:
+        """The long form of texts[short[0]:short[1]] ending near token hi."""
+        letters = sum(map(str.isalnum, "".join(s.texts[short[0]:short[1]])))
+        return self._long_window(s, short, self._window_before(s.texts, hi, letters), False, rule)
 
-    def _long_window(self, texts, words, short_start, short_end, lo, hi, anchored, rule) -> Definition | None:
-        short = "".join(texts[short_start:short_end])
-        found: Alignment | None = self.aligner.align(short, words, lo, hi, anchored)
+    def _long_window(self, s: Sentence, short: tuple[int, int], window: tuple[int, int], anchored: bool,
+                     rule: str) -> Definition | None:
+        """The best long form of texts[short[0]:short[1]] inside the window [lo, hi) of tokens;
+        anchored: it must open the window (a long form after its short form)."""
+        text = "".join(s.texts[short[0]:short[1]])
+        found: Alignment | None = self.aligner.align(text, s.words, window[0], window[1], anchored)
         if found is None:
             return None
-        return Definition(short_start, short_end, found.start, found.end, rule,
-                          self._confidence(rule, found.cost, short))
+        return Definition(short[0], short[1], found.start, found.end, rule, self._confidence(rule, found.cost, text))
 
     def _confidence(self, rule: str, cost: float, short: str) -> float:
         allowed = self.aligner.allowed(short)
@@ -318,12 +340,13 @@ class AcronymFinder:
 
     # ------------------------------------------------------- without brackets
 
-    def _separator_definition(self, texts, words, start, end) -> Definition | None:
+    def _separator_definition(self, s: Sentence, start: int, end: int) -> Definition | None:
         """"HU: Hounsfield Unit", "DA = direct assessment", "PV denotes paragraph vector",
         "CoLA, which stands for ...", "... method, ESFMC,", "Text Annotation Graphs, or TAG"."""
-        return self._long_after(texts, words, start, end) or self._apposition(texts, words, start, end)
+        return self._long_after(s, start, end) or self._apposition(s, start, end)
 
-    def _long_after(self, texts, words, start, end) -> Definition | None:
+    def _long_after(self, s: Sentence, start: int, end: int) -> Definition | None:
+        texts = s.texts
         n = len(texts)
         if end < n and texts[end] in self.lexicon.definition_separators:
             lo, rule = end + 1, "short_separator_long"
@@ -336,12 +359,13 @@ class AcronymFinder:
         hi = lo
         while hi < n and texts[hi] not in BOUNDARIES and texts[hi] != ",":
             hi += 1
-        found = self._long_window(texts, words, start, end, lo, hi, True, rule)
+        found = self._long_window(s, (start, end), (lo, hi), True, rule)
         if found and (rule == "short_separator_long" or self._strict(texts, found)):
             return found
         return None
 
-    def _apposition(self, texts, words, start, end) -> Definition | None:
+    def _apposition(self, s: Sentence, start: int, end: int) -> Definition | None:
+        texts = s.texts
         before = start
         for cue in self.lexicon.long_short_cues:
             if tuple(texts[max(start - len(cue), 0):start]) == cue:
@@ -350,7 +374,7 @@ class AcronymFinder:
         before -= 1
         closes = end >= len(texts) or texts[end] in BOUNDARIES or texts[end] in self.lexicon.apposition_separators
         if before > 0 and texts[before] in self.lexicon.apposition_separators and closes:
-            found = self._long_before(texts, words, start, end, before, "apposition")
+            found = self._long_before(s, (start, end), before, "apposition")
             if found and self._strict(texts, found):
                 return found
         return None
@@ -376,10 +400,11 @@ class AcronymFinder:
         shaped = short_runs(words, self.cache.features(words))
         return len(words) >= 2 and not shaped
 
-    def _initials_definition(self, texts, words: list[WordInfo], start, end, used: set[int]) -> Definition | None:
+    def _initials_definition(self, s: Sentence, start: int, end: int, used: set[int]) -> Definition | None:
         """A long form written out elsewhere in the sentence, one word per letter, whose
         initials spell the short form exactly ("Question Answering task ... QA system",
         "CRNN is a convolutional recurrent neural network")."""
+        texts, words = s.texts, s.words
         short = "".join(texts[start:end])
         letters = short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
         if not (len(letters) >= 2 and letters.isalpha() and letters.isupper()):

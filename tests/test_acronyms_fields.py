@@ -140,4 +140,4 @@ def test_a_lower_case_letter_joined_to_an_acronym(nlp, text, short, long):
 
 def test_a_lower_case_letter_joined_to_a_word_is_no_acronym(nlp):
     doc = nlp("We use x-ray and e-commerce data.")
-    assert not [r for r in doc._.paperkg_acronym_records if doc[r[0]:r[1]].text in ("x-ray", "e-commerce")]
+    assert not [span for span in doc.spans["acronyms"] if span.text in ("x-ray", "e-commerce")]
