@@ -65,6 +65,7 @@ class Lexicon:
     definition_separators: frozenset[str]
     apposition_separators: frozenset[str]
     greek_letters: dict[str, str]
+    letter_openings: dict[str, tuple[str, ...]]
     units_after_number: frozenset[str]
     element_symbols: dict[str, frozenset[str]]
     chemical_suffixes: tuple[str, ...]
@@ -95,6 +96,7 @@ def load_lexicon(data: DataFiles) -> Lexicon:
         definition_separators=frozenset(cues["definition_separators"]),
         apposition_separators=frozenset(cues["apposition_separators"]),
         greek_letters=dict(cues["greek_letters"]),
+        letter_openings=_letter_openings(cues["letter_openings"], cues["greek_letters"]),
         units_after_number=frozenset(cues["units_after_number"]),
         element_symbols={symbol: frozenset(names) for symbol, names in cues["element_symbols"].items()},
         chemical_suffixes=tuple(cues["chemical_suffixes"]),
@@ -102,6 +104,15 @@ def load_lexicon(data: DataFiles) -> Lexicon:
         subscript_words={letter: frozenset(ws) for letter, ws in cues["subscript_words"].items()},
         greek_pattern=_greek_pattern(cues["greek_letters"]),
     )
+
+
+def _letter_openings(openings: dict[str, list[str]], greek: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Word openings per short-form letter: the listed ones, and each Greek symbol's spelt names."""
+    found = {letter: list(words) for letter, words in openings.items()}
+    for name, symbol in greek.items():
+        if name.islower():
+            found.setdefault(symbol, []).append(name)
+    return {letter: tuple(words) for letter, words in found.items()}
 
 
 def _greek_pattern(names: dict[str, str]) -> re.Pattern[str] | None:
@@ -285,20 +296,15 @@ class Alignment:
     cost: float
 
 
-_X_OPENINGS = ("ex", "cross")
-
-
-def _letter_end(text: str, p: int, letter: str) -> int:
-    """End of the match of a short-form letter at text[p] (0 for none): the letter itself, or an
-    x for a word part opening with "ex" or "cross" (XAI = explainable AI, XC = exchange-correlation,
-    XDC = Cross-Modal Deep Clustering)."""
+def _letter_end(text: str, p: int, letter: str, openings: dict[str, tuple[str, ...]]) -> int:
+    """End of the match of a short-form letter at text[p] (0 for none): the letter itself, or a
+    word part opening the way the letter may stand for (XAI = explainable AI, XDC = Cross-Modal
+    Deep Clustering, TNF-α = tumor necrosis factor alpha)."""
     if p >= len(text):
         return 0
     if text[p] == letter:
         return p + 1
-    if letter == "x":
-        return next((p + len(opening) for opening in _X_OPENINGS if text.startswith(opening, p)), 0)
-    return 0
+    return next((p + len(opening) for opening in openings.get(letter, ()) if text.startswith(opening, p)), 0)
 
 
 class Aligner:
@@ -358,7 +364,8 @@ class Aligner:
         stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
         openings = (0,) if opens_long_form else word.initials
         best: dict[tuple[int, int], float] = {}
-        frontier += [(i + 1, end, stop_cost) for p in openings if (end := _letter_end(text, p, first))]
+        frontier += [(i + 1, end, stop_cost) for p in openings
+                     if (end := _letter_end(text, p, first, self.lexicon.letter_openings))]
         while frontier:
             j, q, cost = frontier.pop()
             if best.get((j, q), INF) <= cost:
@@ -383,7 +390,7 @@ class Aligner:
               ) -> dict[int, list[tuple[float, int]]]:
         """Dynamic programme: rows[w][i] = (cost, end of long form) of matching letters[i:]
         with words[w:hi]; words left over after the last letter are trimmed at a cost."""
-        n = len(letters)
+        n, opened = len(letters), self.lexicon.letter_openings
         row: list[tuple[float, int]] = [(INF, hi)] * n + [(0.0, hi)]
         rows = {hi: row}
         trailing = 0.0
@@ -398,7 +405,7 @@ class Aligner:
             row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
             for i in range(n):
                 if letters[i] not in word.initial_letters and not letters[i].isdigit() and not (
-                        letters[i] == "x" and _letter_end(word.lower, 0, "x")):
+                        letters[i] in opened and _letter_end(word.lower, 0, letters[i], opened)):
                     continue  # no chunk can start here (the cheap test before the memo)
                 for k, cost in self._chunk_costs(word, letters, i, capitals).items():
                     rest, end = below[i + k]
@@ -434,13 +441,14 @@ class Aligner:
         if not letters or hi <= lo:
             return None
         window = "".join(words[w].lower for w in range(lo, hi))
-        if any(c.isalpha() and c not in window and not (c == "x" and "cross" in window) for c in letters):
+        opened = self.lexicon.letter_openings
+        if any(c.isalpha() and c not in window and not any(o in window for o in opened.get(c, ())) for c in letters):
             return None
         rows = self._best(words, letters, caps, lo, hi)
         allowed = self.allowed(letters)
         best: Alignment | None = None
         for s, lead_cost in self._starts(words, lo, hi, anchored_start):
-            if not _letter_end(words[s].lower, 0, letters[0]) and not letters[0].isdigit():
+            if not _letter_end(words[s].lower, 0, letters[0], opened) and not letters[0].isdigit():
                 continue  # the opening word gives the first letter from its start, or none
             for k, cost in self._chunk_costs(words[s], letters, 0, caps, opens_long_form=True).items():
                 rest, end = rows[s + 1][k]

@@ -47,6 +47,8 @@ def test_slash_joined_definitions_do_not_cross_the_previous_short_form(nlp, text
     ("Levels of tumour necrosis factor-alpha (TNF-alpha) rose.", "TNF-alpha", "tumour necrosis factor-alpha"),
     ("Levels of interferon-γ (IFN-γ) rose.", "IFN-γ", "interferon-γ"),
     ("Levels of hypoxia-inducible factor-1α (HIF-1α) rose.", "HIF-1α", "hypoxia-inducible factor-1α"),
+    ("Serum tumor necrosis factor alpha (TNF-α) rose.", "TNF-α", "tumor necrosis factor alpha"),
+    ("Serum interleukin 1 beta (IL-1β) rose.", "IL-1β", "interleukin 1 beta"),
     ("The peroxisome proliferator-activated receptor gamma2 (PPAR-gamma2) was expressed.",
      "PPAR-gamma2", "peroxisome proliferator-activated receptor gamma2"),
 ])
