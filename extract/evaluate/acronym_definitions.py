@@ -50,7 +50,7 @@ def _json_lines(path: Path, what: str) -> list[tuple[int, dict]]:
         except json.JSONDecodeError as exc:
             raise PaperkgError(f"{path}:{number}: not valid JSON ({exc.msg}).", ExitCode.USAGE) from exc
         if not isinstance(row, dict):
-            raise PaperkgError(f"{path}:{number}: expected a JSON object.", ExitCode.USAGE)
+            raise PaperkgError(f"{path}:{number}: expected a JSON object per line.", ExitCode.USAGE)
         rows.append((number, row))
     return rows
 
