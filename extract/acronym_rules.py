@@ -24,7 +24,7 @@ _CAMEL_NAME = re.compile(r"^(?:[A-Z][a-z]{2,}){2,}\d*$")   # ResNet, TensorFlow,
 _CAPITALISED = re.compile(r"^[A-Z][a-z]+$")                 # Self, Med (in Self-REF, Med-LVLMs)
 _INNER_INITIAL = re.compile(  # mAtrix, Function-space, factor-β1, 1β
     r"[A-Z]|(?<=[^A-Za-z0-9α-ω])[a-z0-9α-ω]|(?<=[A-Za-zα-ω])[0-9]|(?<=[0-9])[α-ω]")
-_GREEK_PART = re.compile(r"\d*[α-ω]\d*")                       # β, 1β, β1 (in IL-1β, TGF-β1)
+_GREEK_PART = re.compile(r"\d*[α-ω][A-Z]?\d*")                 # β, 1β, β1, κB (in IL-1β, TGF-β1, NF-κB)
 _CITATION = re.compile(r"[a-z]{2,}(?:19|20)\d\d[a-z]?$")     # Fink2017, Steinke2008
 _ALNUM = re.compile(r"[^\W_]")                               # what str.isalnum accepts
 _JOINER_SPLIT = re.compile(r"[-/–]")                          # the JOINERS

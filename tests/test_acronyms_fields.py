@@ -49,6 +49,8 @@ def test_slash_joined_definitions_do_not_cross_the_previous_short_form(nlp, text
     ("Levels of hypoxia-inducible factor-1α (HIF-1α) rose.", "HIF-1α", "hypoxia-inducible factor-1α"),
     ("Serum tumor necrosis factor alpha (TNF-α) rose.", "TNF-α", "tumor necrosis factor alpha"),
     ("Serum interleukin 1 beta (IL-1β) rose.", "IL-1β", "interleukin 1 beta"),
+    ("Activation of nuclear factor-kappaB (NF-kappaB) was seen.", "NF-kappaB", "nuclear factor-kappaB"),
+    ("Activation of nuclear factor kappa B (NF-κB) was seen.", "NF-κB", "nuclear factor kappa B"),
     ("The peroxisome proliferator-activated receptor gamma2 (PPAR-gamma2) was expressed.",
      "PPAR-gamma2", "peroxisome proliferator-activated receptor gamma2"),
 ])
