@@ -115,6 +115,7 @@ def test_a_one_word_long_form_needs_its_letters(nlp, text):
     ("A Markov random field (MRF)- and convolutional neural network (CNN)-based method.", "MRF",
      "Markov random field"),
     ("We introduce correlation-aware training (CAT): an end-to-end scheme.", "CAT", "correlation-aware training"),
+    ("Serum interleukin (IL)-6 rose.", "IL", "interleukin"),
     (r"We study the \emph{Core Identification Problem} (CIP) in markets.", "CIP", "Core Identification Problem"),
 ])
 def test_nested_brackets_and_punctuation_around_brackets(nlp, text, short, long):
