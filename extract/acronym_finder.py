@@ -295,12 +295,12 @@ class AcronymFinder:
         return Definition(at, at + 1, start, open_at, "subscript", self.rule_confidence["subscript"])
 
     def _chemical_word(self, texts: list[str], at: int, open_at: int) -> Definition | None:
-        """A one-word chemical name whose short form adds one letter the name does not spell
-        ("glutathione (GSH)"), with a state word before it ("reduced glutathione")."""
+        """A one-word chemical name, in lower case, whose short form adds one letter the name does
+        not spell ("glutathione (GSH)"), with a state word before it ("reduced glutathione")."""
         short, name = texts[at], texts[open_at - 1] if open_at > 0 else ""
         lower = name.lower()
         if not (3 <= len(short) <= 5 and short.isalpha() and short.isupper() and len(name) >= 9 and name.isalpha()
-                and name[1:].islower() and lower[0] == short[0].lower() and lower.endswith(self.lexicon.chemical_suffixes)):
+                and name.islower() and lower[0] == short[0].lower() and lower.endswith(self.lexicon.chemical_suffixes)):
             return None
         if _letters_missing(short[1:].lower(), lower[1:]) != 1:
             return None

@@ -109,6 +109,11 @@ def test_a_one_word_long_form_needs_its_letters(nlp, text):
     assert not definitions(nlp, text)
 
 
+def test_an_adjective_before_an_elliptic_short_form_is_no_chemical_name(nlp):
+    found = definitions(nlp, "We test on both Multivariate (MTS) and Univariate Time Series (UTS).")
+    assert "MTS" not in found and found["UTS"] == "Univariate Time Series"
+
+
 @pytest.mark.parametrize("text, short, long", [
     ("Imaging (e.g., intravenous urography (IVU)) was done.", "IVU", "intravenous urography"),
     ("Heart rate variability [high frequency (HF) power] was recorded.", "HF", "high frequency"),
