@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .acronym_rules import (
     BOUNDARIES,
@@ -45,22 +46,46 @@ class SentenceAcronyms:
     definitions: list[Definition] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence as the rules read it: token texts, their word infos, and the acronym-shaped
+    runs by first token (run_at: start -> end) and by end (run_ending: end -> start)."""
+
+    texts: list[str]
+    words: list[WordInfo]
+    run_at: dict[int, int]
+    run_ending: dict[int, int]
+
+
 STRICT_MIN_CONFIDENCE = 0.6
 _CAMEL_CHUNK = re.compile(r"[A-Z][a-z0-9]*")  # Fed|Avg, Ada|Grad
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+$")      # Regression, Center
 QUOTES = frozenset({'"', "”", "'", "''"})
 
-RULE_BASE_CONFIDENCE = {
-    "long_bracket_short": 0.95,
-    "short_bracket_long": 0.9,
-    "bracket_long_short": 0.9,
-    "bracket_short_long": 0.85,
-    "short_separator_long": 0.85,
-    "short_cue_long": 0.8,
-    "apposition": 0.8,
-    "initials": 0.7,
-    "camel_chunks": 0.9,
+class Rule(NamedTuple):
+    """How far a definition rule is trusted."""
+
+    confidence: float               # before the alignment's cost discounts it (a setting: rule_confidence)
+    only_if_undefined: bool = False  # too weak to redefine a short form the Doc defined already
+
+
+RULES: dict[str, Rule] = {
+    "long_bracket_short": Rule(0.95),    # long form (SF)
+    "short_bracket_long": Rule(0.9),     # SF (long form)
+    "bracket_long_short": Rule(0.9),     # (long form; SF)
+    "bracket_short_long": Rule(0.85),    # (SF; long form)
+    "short_separator_long": Rule(0.85),  # SF: long form
+    "short_cue_long": Rule(0.8),         # SF stands for long form
+    "apposition": Rule(0.8),             # long form, SF
+    "initials": Rule(0.7, only_if_undefined=True),  # Question Answering ... QA
+    "camel_chunks": Rule(0.9),           # Federated Averaging (FedAvg)
+    "subscript": Rule(0.8),              # intracellular pH (pHi), [Ca2+]i
+    "chemical_word": Rule(0.6),          # reduced glutathione (GSH)
 }
+RULE_BASE_CONFIDENCE = {name: rule.confidence for name, rule in RULES.items()}
+_ION = re.compile(r"\[([A-Z][a-z]?)\d*[+\-−]*\]([a-z]?)")  # [Ca2+]i, [K+]o, [Na+]
+_SUBSCRIPTED = re.compile(r"([a-z]?[A-Z][A-Za-z]{0,2})([a-z])")  # pHi, pHe, PO2a: a name and a subscript letter
+MAX_NAMED_GAP = 3  # words between a subscripted name and the word its subscript letter stands for
 
 
 def _abbreviates(chunk: str, word: str) -> bool:
@@ -70,6 +95,19 @@ def _abbreviates(chunk: str, word: str) -> bool:
         return False
     rest = iter(word[1:])
     return all(c in rest for c in chunk[1:])
+
+
+def _letters_missing(letters: str, word: str) -> int:
+    """How many of `letters` a left-to-right scan of `word` does not find (each found letter
+    moves the scan on; a missing one does not)."""
+    missing, at = 0, 0
+    for c in letters:
+        found = word.find(c, at)
+        if found < 0:
+            missing += 1
+        else:
+            at = found + 1
+    return missing
 
 
 class AcronymFinder:
@@ -97,9 +135,6 @@ class AcronymFinder:
         brackets = self._brackets(texts)
         if not runs and not brackets:
             return SentenceAcronyms()
-        words = word_infos(texts, features)
-        run_at = {start: end for start, end in runs}
-        run_ending = {end: start for start, end in runs}
         found: list[Definition] = []
         used: set[int] = set()
 
@@ -112,15 +147,17 @@ class AcronymFinder:
             used.update(span)
             found.append(d)
 
+        sentence = Sentence(texts, word_infos(texts, features), {start: end for start, end in runs},
+                            {end: start for start, end in runs})
         for open_at, close_at in brackets:
-            accept(self._bracket_definition(texts, words, open_at, close_at, run_at, run_ending))
+            accept(self._bracket_definition(sentence, open_at, close_at))
         for start, end in runs:
             if start not in used:
-                accept(self._separator_definition(texts, words, start, end))
+                accept(self._separator_definition(sentence, start, end))
         if self.initials_rule:
             for start, end in runs:
                 if start not in used:
-                    accept(self._initials_definition(texts, words, start, end, used))
+                    accept(self._initials_definition(sentence, start, end, used))
         mentions = sorted(set(runs) | {(d.short_start, d.short_end) for d in found})
         return SentenceAcronyms(mentions, sorted(found, key=lambda d: d.short_start))
 
@@ -161,30 +198,33 @@ class AcronymFinder:
             return lo + 1, False
         return None
 
-    def _bracket_definition(self, texts, words, open_at, close_at, run_at, run_ending) -> Definition | None:
+    def _bracket_definition(self, s: Sentence, open_at: int, close_at: int) -> Definition | None:
+        """A definition made by the bracket texts[open_at] ... texts[close_at], in any of its forms."""
+        texts, run_at, run_ending = s.texts, s.run_at, s.run_ending
         inner = self._skip_lead(texts, open_at + 1, close_at)
         short = self._bracket_short(texts, inner, close_at, run_at)
         if short is not None and self._is_short_tail(texts, short[0], close_at):
             if not short[1] and (found := self._camel_chunks(texts, inner, open_at)):
                 return found
-            found = self._long_before(texts, words, inner, short[0], open_at, "long_bracket_short")
+            found = self._long_before(s, (inner, short[0]), open_at, "long_bracket_short")
             if found and (short[1] or found.confidence >= self.strict_min_confidence):
-                return self._with_title_tail(texts, words, found, open_at)
+                return self._with_unit_tail(texts, self._with_title_tail(s, found, open_at), open_at)
             if short[1] and short[0] + 1 < close_at:
-                found = self._long_window(texts, words, inner, short[0], short[0] + 1, close_at, True,
-                                          "bracket_short_long")
+                found = self._long_window(s, (inner, short[0]), (short[0] + 1, close_at), True, "bracket_short_long")
                 if found and found.long_end == close_at and self._strict(texts, found):
                     return found
+        if inner < close_at and self._is_short_tail(texts, inner + 1, close_at) and (
+                found := self._subscript(s, inner, open_at) or self._chemical_word(texts, inner, open_at)):
+            return found
         for sep in range(close_at - 1, inner, -1):
             if texts[sep] in self.lexicon.apposition_separators and sep + 1 in run_at and run_at[sep + 1] == close_at:
-                found = self._long_window(texts, words, sep + 1, close_at, inner, sep, True, "bracket_long_short")
+                found = self._long_window(s, (sep + 1, close_at), (inner, sep), True, "bracket_long_short")
                 if found:
                     return found
                 break
         if open_at in run_ending and inner < close_at:
             stop = next((k for k in range(inner, close_at) if texts[k] in self.lexicon.apposition_separators), close_at)
-            found = self._long_window(texts, words, run_ending[open_at], open_at, inner, stop, True,
-                                      "short_bracket_long")
+            found = self._long_window(s, (run_ending[open_at], open_at), (inner, stop), True, "short_bracket_long")
             if found and any(not f.shaped for f in self.cache.features(texts[found.long_start:found.long_end])):
                 return found
         return None
@@ -201,14 +241,73 @@ class AcronymFinder:
                               self.rule_confidence["camel_chunks"])
         return None
 
-    def _with_title_tail(self, texts, words, found: Definition, open_at: int) -> Definition:
+    def _with_title_tail(self, s: Sentence, found: Definition, open_at: int) -> Definition:
         """Extend a title-cased long form by the one title-cased word left out just before the
         bracket ("Spectral Instrumental Variable Regression (SpecIV)"), unless a head noun."""
-        tail = found.long_end
+        texts, words, tail = s.texts, s.words, found.long_end
         if tail + 1 != open_at or not _TITLE_WORD.match(texts[tail]) or words[tail].lower in self.lexicon.head_nouns:
             return found
         inside = (texts[k] for k in range(found.long_start, tail) if words[k].kind == "content")
         return replace(found, long_end=open_at) if all(map(_TITLE_WORD.match, inside)) else found
+
+    def _with_unit_tail(self, texts: list[str], found: Definition, open_at: int) -> Definition:
+        """Keep the unit after the number that gives a short form's last digit ("forced
+        expiratory volume in 1 s (FEV1)")."""
+        end = found.long_end
+        short = "".join(texts[found.short_start:found.short_end])
+        if (end + 1 == open_at and short[-1:].isdigit() and texts[end - 1][:1].isdigit()
+                and texts[end] in self.lexicon.units_after_number):
+            return replace(found, long_end=open_at)
+        return found
+
+    def _subscript(self, s: Sentence, at: int, open_at: int) -> Definition | None:
+        """A name with a subscript letter for the word before it: "intracellular pH (pHi)",
+        "intracellular calcium concentration ([Ca2+]i)" (an ion by its element's name)."""
+        texts, words = s.texts, s.words
+        token = texts[at]
+        if (ion := _ION.fullmatch(token)) is not None:
+            symbol, letter = ion.groups()
+            names = self.lexicon.element_symbols.get(symbol, frozenset())
+            symbol = symbol.lower()
+
+            def names_it(k: int) -> bool:
+                lower = words[k].lower
+                return lower in names or (lower.startswith(symbol) and not lower[len(symbol):].strip("0123456789+-−"))
+        elif (named := _SUBSCRIPTED.fullmatch(token)) is not None:
+            core, letter = named.groups()
+
+            def names_it(k: int) -> bool:
+                return texts[k] == core
+        else:
+            return None
+        lo = max(open_at - 1 - MAX_NAMED_GAP, 0)
+        name_at = next((k for k in range(open_at - 1, lo - 1, -1) if names_it(k)), None)
+        if name_at is None:
+            return None
+        start = name_at
+        if letter:
+            stands_for = self.lexicon.subscript_words.get(letter, frozenset())
+            start = next((k for k in range(name_at - 1, max(name_at - 1 - MAX_NAMED_GAP, -1), -1)
+                          if words[k].kind == "content"
+                          and (words[k].lower.startswith(letter) or words[k].lower in stands_for)), None)
+            if start is None or any(texts[k] in BOUNDARIES for k in range(start, open_at)):
+                return None
+        return Definition(at, at + 1, start, open_at, "subscript", self.rule_confidence["subscript"])
+
+    def _chemical_word(self, texts: list[str], at: int, open_at: int) -> Definition | None:
+        """A one-word chemical name, in lower case, whose short form adds one letter the name does
+        not spell ("glutathione (GSH)"), with a state word before it ("reduced glutathione")."""
+        short, name = texts[at], texts[open_at - 1] if open_at > 0 else ""
+        lower = name.lower()
+        if not (3 <= len(short) <= 5 and short.isalpha() and short.isupper() and len(name) >= 9 and name.isalpha()
+                and name.islower() and lower[0] == short[0].lower() and lower.endswith(self.lexicon.chemical_suffixes)):
+            return None
+        if _letters_missing(short[1:].lower(), lower[1:]) != 1:
+            return None
+        start = open_at - 1
+        if start > 0 and texts[start - 1].lower() in self.lexicon.state_words:
+            start -= 1
+        return Definition(at, at + 1, start, open_at, "chemical_word", self.rule_confidence["chemical_word"])
 
     def _window_before(self, texts: list[str], hi: int, letters: int) -> tuple[int, int]:
         """Window [lo, hi) that may hold a long form ending before token hi (a closing quote
@@ -220,18 +319,20 @@ class AcronymFinder:
             lo -= 1
         return lo, hi
 
-    def _long_before(self, texts, words, short_start, short_end, hi, rule) -> Definition | None:
-        letters = sum(map(str.isalnum, "".join(texts[short_start:short_end])))
-        lo, hi = self._window_before(texts, hi, letters)
-        return self._long_window(texts, words, short_start, short_end, lo, hi, False, rule)
+    def _long_before(self, s: Sentence, short: tuple[int, int], hi: int, rule: str) -> Definition | None:
+        """The long form of texts[short[0]:short[1]] ending near token hi."""
+        letters = sum(map(str.isalnum, "".join(s.texts[short[0]:short[1]])))
+        return self._long_window(s, short, self._window_before(s.texts, hi, letters), False, rule)
 
-    def _long_window(self, texts, words, short_start, short_end, lo, hi, anchored, rule) -> Definition | None:
-        short = "".join(texts[short_start:short_end])
-        found: Alignment | None = self.aligner.align(short, words, lo, hi, anchored)
+    def _long_window(self, s: Sentence, short: tuple[int, int], window: tuple[int, int], anchored: bool,
+                     rule: str) -> Definition | None:
+        """The best long form of texts[short[0]:short[1]] inside the window [lo, hi) of tokens;
+        anchored: it must open the window (a long form after its short form)."""
+        text = "".join(s.texts[short[0]:short[1]])
+        found: Alignment | None = self.aligner.align(text, s.words, window[0], window[1], anchored)
         if found is None:
             return None
-        return Definition(short_start, short_end, found.start, found.end, rule,
-                          self._confidence(rule, found.cost, short))
+        return Definition(short[0], short[1], found.start, found.end, rule, self._confidence(rule, found.cost, text))
 
     def _confidence(self, rule: str, cost: float, short: str) -> float:
         allowed = self.aligner.allowed(short)
@@ -239,12 +340,13 @@ class AcronymFinder:
 
     # ------------------------------------------------------- without brackets
 
-    def _separator_definition(self, texts, words, start, end) -> Definition | None:
+    def _separator_definition(self, s: Sentence, start: int, end: int) -> Definition | None:
         """"HU: Hounsfield Unit", "DA = direct assessment", "PV denotes paragraph vector",
         "CoLA, which stands for ...", "... method, ESFMC,", "Text Annotation Graphs, or TAG"."""
-        return self._long_after(texts, words, start, end) or self._apposition(texts, words, start, end)
+        return self._long_after(s, start, end) or self._apposition(s, start, end)
 
-    def _long_after(self, texts, words, start, end) -> Definition | None:
+    def _long_after(self, s: Sentence, start: int, end: int) -> Definition | None:
+        texts = s.texts
         n = len(texts)
         if end < n and texts[end] in self.lexicon.definition_separators:
             lo, rule = end + 1, "short_separator_long"
@@ -257,12 +359,13 @@ class AcronymFinder:
         hi = lo
         while hi < n and texts[hi] not in BOUNDARIES and texts[hi] != ",":
             hi += 1
-        found = self._long_window(texts, words, start, end, lo, hi, True, rule)
+        found = self._long_window(s, (start, end), (lo, hi), True, rule)
         if found and (rule == "short_separator_long" or self._strict(texts, found)):
             return found
         return None
 
-    def _apposition(self, texts, words, start, end) -> Definition | None:
+    def _apposition(self, s: Sentence, start: int, end: int) -> Definition | None:
+        texts = s.texts
         before = start
         for cue in self.lexicon.long_short_cues:
             if tuple(texts[max(start - len(cue), 0):start]) == cue:
@@ -271,7 +374,7 @@ class AcronymFinder:
         before -= 1
         closes = end >= len(texts) or texts[end] in BOUNDARIES or texts[end] in self.lexicon.apposition_separators
         if before > 0 and texts[before] in self.lexicon.apposition_separators and closes:
-            found = self._long_before(texts, words, start, end, before, "apposition")
+            found = self._long_before(s, (start, end), before, "apposition")
             if found and self._strict(texts, found):
                 return found
         return None
@@ -297,10 +400,11 @@ class AcronymFinder:
         shaped = short_runs(words, self.cache.features(words))
         return len(words) >= 2 and not shaped
 
-    def _initials_definition(self, texts, words: list[WordInfo], start, end, used: set[int]) -> Definition | None:
+    def _initials_definition(self, s: Sentence, start: int, end: int, used: set[int]) -> Definition | None:
         """A long form written out elsewhere in the sentence, one word per letter, whose
         initials spell the short form exactly ("Question Answering task ... QA system",
         "CRNN is a convolutional recurrent neural network")."""
+        texts, words = s.texts, s.words
         short = "".join(texts[start:end])
         letters = short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
         if not (len(letters) >= 2 and letters.isalpha() and letters.isupper()):

@@ -22,7 +22,9 @@ INF = float("inf")
 
 _CAMEL_NAME = re.compile(r"^(?:[A-Z][a-z]{2,}){2,}\d*$")   # ResNet, TensorFlow, GitHub
 _CAPITALISED = re.compile(r"^[A-Z][a-z]+$")                 # Self, Med (in Self-REF, Med-LVLMs)
-_INNER_INITIAL = re.compile(r"[A-Z]|(?<=[^A-Za-z0-9])[a-z0-9]|(?<=[A-Za-z])[0-9]")  # mAtrix, Function-space
+_INNER_INITIAL = re.compile(  # mAtrix, Function-space, factor-β1, 1β
+    r"[A-Z]|(?<=[^A-Za-z0-9α-ω])[a-z0-9α-ω]|(?<=[A-Za-zα-ω])[0-9]|(?<=[0-9])[α-ω]")
+_GREEK_PART = re.compile(r"\d*[α-ω][A-Z]?\d*")                 # β, 1β, β1, κB (in IL-1β, TGF-β1, NF-κB)
 _CITATION = re.compile(r"[a-z]{2,}(?:19|20)\d\d[a-z]?$")     # Fink2017, Steinke2008
 _ALNUM = re.compile(r"[^\W_]")                               # what str.isalnum accepts
 _JOINER_SPLIT = re.compile(r"[-/–]")                          # the JOINERS
@@ -62,6 +64,20 @@ class Lexicon:
     digit_words: dict[str, frozenset[str]]
     definition_separators: frozenset[str]
     apposition_separators: frozenset[str]
+    greek_letters: dict[str, str]
+    letter_openings: dict[str, tuple[str, ...]]
+    units_after_number: frozenset[str]
+    element_symbols: dict[str, frozenset[str]]
+    chemical_suffixes: tuple[str, ...]
+    state_words: frozenset[str]
+    subscript_words: dict[str, frozenset[str]]
+    greek_pattern: re.Pattern[str] | None = None
+
+    def fold_greek(self, text: str) -> str:
+        """Greek letter names attached to a digit or hyphen as their symbol (IL-1beta -> IL-1β)."""
+        if self.greek_pattern is None or not self.greek_pattern.search(text):
+            return text
+        return self.greek_pattern.sub(lambda m: self.greek_letters[m.group(0)], text)
 
 
 def load_lexicon(data: DataFiles) -> Lexicon:
@@ -79,7 +95,32 @@ def load_lexicon(data: DataFiles) -> Lexicon:
         digit_words={d: frozenset(ws) for d, ws in cues["digit_words"].items()},
         definition_separators=frozenset(cues["definition_separators"]),
         apposition_separators=frozenset(cues["apposition_separators"]),
+        greek_letters=dict(cues["greek_letters"]),
+        letter_openings=_letter_openings(cues["letter_openings"], cues["greek_letters"]),
+        units_after_number=frozenset(cues["units_after_number"]),
+        element_symbols={symbol: frozenset(names) for symbol, names in cues["element_symbols"].items()},
+        chemical_suffixes=tuple(cues["chemical_suffixes"]),
+        state_words=frozenset(cues["state_words"]),
+        subscript_words={letter: frozenset(ws) for letter, ws in cues["subscript_words"].items()},
+        greek_pattern=_greek_pattern(cues["greek_letters"]),
     )
+
+
+def _letter_openings(openings: dict[str, list[str]], greek: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Word openings per short-form letter: the listed ones, and each Greek symbol's spelt names."""
+    found = {letter: list(words) for letter, words in openings.items()}
+    for name, symbol in greek.items():
+        if name.islower():
+            found.setdefault(symbol, []).append(name)
+    return {letter: tuple(words) for letter, words in found.items()}
+
+
+def _greek_pattern(names: dict[str, str]) -> re.Pattern[str] | None:
+    """Greek letter names after a digit or hyphen, or before a digit, and not inside a word."""
+    if not names:
+        return None
+    alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return re.compile(rf"(?<=[-\d])(?:{alternatives})(?![a-z])|(?<![A-Za-z])(?:{alternatives})(?=\d)")
 
 
 # ---------------------------------------------------------------------------- shapes
@@ -103,10 +144,11 @@ def is_short_shape(word: str, lexicon: Lexicon, camel_case_names: bool = False) 
 
 
 def _is_name_part(part: str, lexicon: Lexicon, camel_case_names: bool) -> bool:
-    """A piece that may sit in a hyphenated short form beside an acronym (10, Self, U, 2D)."""
+    """A piece that may sit in a hyphenated short form beside an acronym (10, Self, U, 2D, the h of h-RNN)."""
     return (
         part.isdigit()
-        or (len(part) == 1 and part.isupper())
+        or (len(part) == 1 and part.isalpha())
+        or bool(_GREEK_PART.fullmatch(part))
         or bool(_CAPITALISED.match(part))
         or is_short_shape(part, lexicon, camel_case_names)
     )
@@ -237,10 +279,11 @@ class TokenCache:
         """Features of a new text, stored (the store starts afresh when it is full)."""
         if len(self._features) >= self.max_entries:
             self._features.clear()
-        shaped = is_short_shape(text, self.lexicon, self.camel_case_names) or is_compound_short(
-            text, self.lexicon, self.camel_case_names)
+        folded = self.lexicon.fold_greek(text)
+        shaped = is_short_shape(folded, self.lexicon, self.camel_case_names) or is_compound_short(
+            folded, self.lexicon, self.camel_case_names)
         name_part = shaped or (len(text) == 1 and text.isupper())
-        found = self._features[text] = TokenFeatures(shaped, name_part, word_info(text, self.lexicon))
+        found = self._features[text] = TokenFeatures(shaped, name_part, word_info(folded, self.lexicon))
         return found
 
 
@@ -251,6 +294,17 @@ class Alignment:
     start: int
     end: int
     cost: float
+
+
+def _letter_end(text: str, p: int, letter: str, openings: dict[str, tuple[str, ...]]) -> int:
+    """End of the match of a short-form letter at text[p] (0 for none): the letter itself, or a
+    word part opening the way the letter may stand for (XAI = explainable AI, XDC = Cross-Modal
+    Deep Clustering, TNF-α = tumor necrosis factor alpha)."""
+    if p >= len(text):
+        return 0
+    if text[p] == letter:
+        return p + 1
+    return next((p + len(opening) for opening in openings.get(letter, ()) if text.startswith(opening, p)), 0)
 
 
 class Aligner:
@@ -310,7 +364,8 @@ class Aligner:
         stop_cost = self.costs.stop_for_capital if word.kind == "stop" and capital else 0.0
         openings = (0,) if opens_long_form else word.initials
         best: dict[tuple[int, int], float] = {}
-        frontier += [(i + 1, p + 1, stop_cost) for p in openings if p < len(text) and text[p] == first]
+        frontier += [(i + 1, end, stop_cost) for p in openings
+                     if (end := _letter_end(text, p, first, self.lexicon.letter_openings))]
         while frontier:
             j, q, cost = frontier.pop()
             if best.get((j, q), INF) <= cost:
@@ -323,13 +378,19 @@ class Aligner:
                     if text[p] == letters[j]:
                         extra = 0.0 if p in word.initials else self.costs.non_initial
                         frontier.append((j + 1, p + 1, cost + extra))
+                if letters[j].isdigit():  # a number word as a later part: Sample-to-Domain (S2D)
+                    digit_words = self.lexicon.digit_words.get(letters[j], ())
+                    for p in word.initials:
+                        chunk = _JOINER_SPLIT.split(text[p:], 1)[0] if p >= q else ""
+                        if chunk in digit_words and p + len(chunk) < len(text):
+                            frontier.append((j + 1, p + len(chunk), cost))
         return out
 
     def _best(self, words: list[WordInfo], letters: str, capitals: list[bool], lo: int, hi: int
               ) -> dict[int, list[tuple[float, int]]]:
         """Dynamic programme: rows[w][i] = (cost, end of long form) of matching letters[i:]
         with words[w:hi]; words left over after the last letter are trimmed at a cost."""
-        n = len(letters)
+        n, opened = len(letters), self.lexicon.letter_openings
         row: list[tuple[float, int]] = [(INF, hi)] * n + [(0.0, hi)]
         rows = {hi: row}
         trailing = 0.0
@@ -343,7 +404,8 @@ class Aligner:
             below = row
             row = [(skip + cost, end) for cost, end in below[:n]] + [(trailing, w)]
             for i in range(n):
-                if letters[i] not in word.initial_letters and not letters[i].isdigit():
+                if letters[i] not in word.initial_letters and not letters[i].isdigit() and not (
+                        letters[i] in opened and _letter_end(word.lower, 0, letters[i], opened)):
                     continue  # no chunk can start here (the cheap test before the memo)
                 for k, cost in self._chunk_costs(word, letters, i, capitals).items():
                     rest, end = below[i + k]
@@ -359,7 +421,7 @@ class Aligner:
         first, long form after it); otherwise it may begin anywhere and should end near hi.
         """
         best: Alignment | None = None
-        for letters in short_form_letters(short):
+        for letters in short_form_letters(self.lexicon.fold_greek(short)):
             caps = [c.isupper() for c in letters]
             found = self._align_letters(letters.lower(), caps, words, lo, hi, anchored_start)
             if found and (best is None or found.cost < best.cost):
@@ -379,13 +441,14 @@ class Aligner:
         if not letters or hi <= lo:
             return None
         window = "".join(words[w].lower for w in range(lo, hi))
-        if any(c.isalpha() and c not in window for c in letters):
+        opened = self.lexicon.letter_openings
+        if any(c.isalpha() and c not in window and not any(o in window for o in opened.get(c, ())) for c in letters):
             return None
         rows = self._best(words, letters, caps, lo, hi)
         allowed = self.allowed(letters)
         best: Alignment | None = None
         for s, lead_cost in self._starts(words, lo, hi, anchored_start):
-            if not words[s].lower.startswith(letters[0]) and not letters[0].isdigit():
+            if not _letter_end(words[s].lower, 0, letters[0], opened) and not letters[0].isdigit():
                 continue  # the opening word gives the first letter from its start, or none
             for k, cost in self._chunk_costs(words[s], letters, 0, caps, opens_long_form=True).items():
                 rest, end = rows[s + 1][k]

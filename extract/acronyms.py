@@ -9,16 +9,15 @@ from dataclasses import asdict
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from .acronym_finder import RULE_BASE_CONFIDENCE, STRICT_MIN_CONFIDENCE, AcronymFinder
+from .acronym_finder import RULE_BASE_CONFIDENCE, RULES, STRICT_MIN_CONFIDENCE, AcronymFinder
 from .acronym_rules import ACRONYM_FILES, Costs, load_lexicon, singular_plural_variants
-from .extensions import CONFIDENCE, END, KIND, LONG_END, LONG_START, START, register_extensions
+from .extensions import AcronymRecord, acronym_records, register_extensions, set_acronym_records
 from .resources import DataComponent, DataFiles
 
 SPAN_KEY = "acronyms"
 LABEL = "ACRONYM"
 RESOLVED_RULE = "later_mention"
-# Rules too weak to redefine a short form the Doc already defined: there the mention resolves.
-ONLY_IF_UNDEFINED = frozenset({"initials"})
+UNDEFINED_RULE = "shape"
 
 
 class AcronymComponent(DataComponent):
@@ -41,8 +40,8 @@ class AcronymComponent(DataComponent):
 
     def process(self, doc: Doc) -> Doc:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
-        records: list[list] = []
-        defined: dict[str, list] = {}
+        records: list[AcronymRecord] = []
+        defined: dict[str, AcronymRecord] = {}
         doc_texts = [t.text for t in doc]
         for sent in sentences:
             texts = doc_texts[sent.start:sent.end]
@@ -55,33 +54,33 @@ class AcronymComponent(DataComponent):
             for start, end in sorted(mentions):
                 short = "".join(texts[start:end])
                 d = by_short.get((start, end))
-                if d is not None and d.rule in ONLY_IF_UNDEFINED and short in defined:
-                    d = None
+                if d is not None and RULES[d.rule].only_if_undefined and short in defined:
+                    d = None  # too weak to redefine a short form: the mention resolves instead
                 if d is not None:
-                    record = [start + offset, end + offset, "definition", d.rule, d.confidence,
-                              d.long_start + offset, d.long_end + offset]
+                    record = AcronymRecord(start + offset, end + offset, "definition", d.rule, d.confidence,
+                                           d.long_start + offset, d.long_end + offset)
                     for key in singular_plural_variants(short):
                         defined[key] = record
                 else:
                     record = self._mention(short, start + offset, end + offset, defined)
                 records.append(record)
-        doc._.paperkg_acronym_records = records
+        set_acronym_records(doc, records)
         doc.spans[SPAN_KEY] = SpanGroup(doc, name=SPAN_KEY, spans=[
-            Span(doc, r[START], r[END], label=LABEL) for r in records
+            Span(doc, r.start, r.end, label=LABEL) for r in records
         ])
         return doc
 
-    def _mention(self, short: str, start: int, end: int, defined: dict[str, list]) -> list:
+    def _mention(self, short: str, start: int, end: int, defined: dict[str, AcronymRecord]) -> AcronymRecord:
         source = defined.get(short)
         if source is None:
-            return [start, end, "undefined", "shape", self.undefined_confidence, -1, -1]
-        confidence = round(source[CONFIDENCE] * self.resolved_discount, 3)
-        return [start, end, "resolved", RESOLVED_RULE, confidence, source[LONG_START], source[LONG_END]]
+            return AcronymRecord(start, end, "undefined", UNDEFINED_RULE, self.undefined_confidence)
+        confidence = round(source.confidence * self.resolved_discount, 3)
+        return AcronymRecord(start, end, "resolved", RESOLVED_RULE, confidence, source.long_start, source.long_end)
 
 
 @Language.factory(
     "paperkg_acronyms",
-    assigns=["doc.spans", "doc._.paperkg_acronym_records", "span._.paperkg_long_form"],
+    assigns=["doc.spans", "doc._.paperkg_acronym_records", "doc._.paperkg_acronym_index", "span._.paperkg_long_form"],
     requires=["token.is_sent_start"],
     default_config={
         "camel_case_names": False, "initials_rule": True, "min_lowercase_initials": 3,
@@ -106,11 +105,12 @@ def bio_labels(doc: Doc) -> list[str]:
     """SDU-style per-token labels: B-/I-short for mentions, B-/I-long for long forms (a long
     form wins where it contains a short form, as in the SDU annotation)."""
     labels = ["O"] * len(doc)
-    for record in doc._.paperkg_acronym_records:
-        for k in range(record[START], record[END]):
-            labels[k] = "B-short" if k == record[START] else "I-short"
-    for record in doc._.paperkg_acronym_records:
-        if record[KIND] == "definition":
-            for k in range(record[LONG_START], record[LONG_END]):
-                labels[k] = "B-long" if k == record[LONG_START] else "I-long"
+    records = acronym_records(doc)
+    for record in records:
+        for k in range(record.start, record.end):
+            labels[k] = "B-short" if k == record.start else "I-short"
+    for record in records:
+        if record.kind == "definition":
+            for k in range(record.long_start, record.long_end):
+                labels[k] = "B-long" if k == record.long_start else "I-long"
     return labels

@@ -29,7 +29,7 @@ from paperkg.core.schema import TERM_LABELS, NodeLabel
 
 from .candidates import name_kind, reads_as_name
 from .cues import Cues
-from .extensions import END, KIND, LONG_END, LONG_START, START, register_extensions
+from .extensions import acronym_records, register_extensions
 from .proposals import ProposalRules
 from .resources import DataComponent, DataFiles
 from .roles import assign_roles
@@ -186,14 +186,14 @@ class EntityAssembler(DataComponent):
                      or self.head_nouns.label_of(long) or UNTYPED)
             return "acronym", label, long.text
 
-        for record in doc._.paperkg_acronym_records:
-            if record[KIND] in ("definition", "resolved"):
-                short, long = doc[record[START]:record[END]], doc[record[LONG_START]:record[LONG_END]]
+        for record in acronym_records(doc):
+            if record.kind in ("definition", "resolved"):
+                short, long = doc[record.start:record.end], doc[record.long_start:record.long_end]
                 source, label, canonical = typed(long, short)
-                parts = (long, short) if record[KIND] == "definition" else (short,)
+                parts = (long, short) if record.kind == "definition" else (short,)
                 for part in parts:
                     yield Candidate(part.start, part.end, source, label, canonical, short.text,
-                                    long_form=part is long and record[KIND] == "definition")
+                                    long_form=part is long and record.kind == "definition")
         for span in doc.spans.get("lexicon", []):
             yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
         for key in ("cue_datasets", "cue_methods"):
@@ -330,8 +330,8 @@ class EntityAssembler(DataComponent):
     def _undefined_acronyms(doc: Doc, spans: list[Span]) -> list[Span]:
         """Undefined short forms that no entity covers (the graph may resolve them across papers)."""
         covered = {i for s in spans for i in range(s.start, s.end)}
-        return [doc[r[START]:r[END]] for r in doc._.paperkg_acronym_records
-                if r[KIND] == "undefined" and not covered.intersection(range(r[START], r[END]))]
+        return [doc[r.start:r.end] for r in acronym_records(doc)
+                if r.kind == "undefined" and not covered.intersection(range(r.start, r.end))]
 
 
 TERM_LABEL_NAMES = tuple(label.value for label in TERM_LABELS)

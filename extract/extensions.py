@@ -1,18 +1,30 @@
 """Every Doc and Span extension paperkg attaches, registered in one place under the `paperkg_` prefix
 (other libraries, scispaCy among them, register their own unprefixed `long_form`).
 
-Acronyms are stored per Doc as plain records in `doc._.paperkg_acronym_records`
-[start, end, kind, rule, confidence, long_start, long_end] (token offsets; -1 when there is no
-long form), so they survive Doc serialisation; the acronym Span extensions are getters over them.
+Acronyms are stored per Doc as AcronymRecords in `doc._.paperkg_acronym_records` (token offsets;
+-1 when there is no long form), with an index from a mention's "start:end" to its record in
+`doc._.paperkg_acronym_index`; both are plain lists, strings and numbers, so they survive Doc
+serialisation (a Doc read back holds each record as a list: `acronym_records` gives them typed).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from spacy.tokens import Doc, Span
 
-START, END, KIND, RULE, CONFIDENCE, LONG_START, LONG_END = range(7)
+
+class AcronymRecord(NamedTuple):
+    """One acronym mention: a definition, a later mention resolved to one, or undefined."""
+
+    start: int          # the short form's tokens [start, end)
+    end: int
+    kind: str           # "definition" | "resolved" | "undefined"
+    rule: str           # the rule that found it
+    confidence: float
+    long_start: int = -1  # the long form's tokens [long_start, long_end), -1 when there is none
+    long_end: int = -1
+
 
 SPAN_ATTRIBUTES: dict[str, Any] = {
     "paperkg_canonical": None,     # the name the graph canonicalises (the long form for an acronym)
@@ -27,41 +39,61 @@ SPAN_ATTRIBUTES: dict[str, Any] = {
 DOC_ATTRIBUTES: dict[str, Any] = {
     "paperkg_relations": None,           # list of Relation records (heads/tails index doc.spans["entities"])
     "paperkg_undefined_acronyms": None,  # short forms seen but neither defined nor in the lexicon
+    "paperkg_acronym_index": None,       # "start:end" of each acronym mention -> its record's position
 }
 
 
-def acronym_record(span: Span) -> list | None:
-    """The acronym record of exactly this span, if it is an acronym mention."""
-    for record in span.doc._.paperkg_acronym_records:
-        if record[START] == span.start and record[END] == span.end:
-            return record
-    return None
+def _index_key(start: int, end: int) -> str:
+    return f"{start}:{end}"
+
+
+def set_acronym_records(doc: Doc, records: list[AcronymRecord]) -> None:
+    """Store the Doc's acronym records and their index."""
+    doc._.paperkg_acronym_records = records
+    doc._.paperkg_acronym_index = {_index_key(r.start, r.end): k for k, r in enumerate(records)}
+
+
+def acronym_records(doc: Doc) -> list[AcronymRecord]:
+    """The Doc's acronym records, typed (a deserialised Doc holds them as lists)."""
+    return [r if isinstance(r, AcronymRecord) else AcronymRecord._make(r) for r in doc._.paperkg_acronym_records]
+
+
+def acronym_record(span: Span) -> AcronymRecord | None:
+    """The acronym record of exactly this span, if it is an acronym mention (by the Doc's index)."""
+    doc = span.doc
+    index = doc._.paperkg_acronym_index
+    if index is None:  # a Doc made before the index existed
+        index = {_index_key(r[0], r[1]): k for k, r in enumerate(doc._.paperkg_acronym_records)}
+    position = index.get(_index_key(span.start, span.end))
+    if position is None:
+        return None
+    record = doc._.paperkg_acronym_records[position]
+    return record if isinstance(record, AcronymRecord) else AcronymRecord._make(record)
 
 
 def _long_form(span: Span) -> Span | None:
     record = acronym_record(span)
-    if record is None or record[LONG_START] < 0:
+    if record is None or record.long_start < 0:
         return None
-    return span.doc[record[LONG_START]:record[LONG_END]]
+    return span.doc[record.long_start:record.long_end]
 
 
-def _record_field(index: int) -> Callable[[Span], Any]:
+def _record_field(name: str) -> Callable[[Span], Any]:
     def getter(span: Span) -> Any:
         record = acronym_record(span)
-        return None if record is None else record[index]
+        return None if record is None else getattr(record, name)
     return getter
 
 
 def _definitions(doc: Doc) -> list[tuple[Span, Span]]:
-    return [(doc[r[START]:r[END]], doc[r[LONG_START]:r[LONG_END]])
-            for r in doc._.paperkg_acronym_records if r[KIND] == "definition"]
+    return [(doc[r.start:r.end], doc[r.long_start:r.long_end]) for r in acronym_records(doc) if r.kind == "definition"]
 
 
 SPAN_GETTERS: dict[str, Callable[[Span], Any]] = {
     "paperkg_long_form": _long_form,
-    "paperkg_acronym_kind": _record_field(KIND),       # definition, resolved or undefined
-    "paperkg_acronym_rule": _record_field(RULE),
-    "paperkg_acronym_confidence": _record_field(CONFIDENCE),
+    "paperkg_acronym_kind": _record_field("kind"),       # definition, resolved or undefined
+    "paperkg_acronym_rule": _record_field("rule"),
+    "paperkg_acronym_confidence": _record_field("confidence"),
 }
 
 

@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLabel, PaperRecord, Role,
                                  UndefinedAcronym)
 
-from .extensions import CONFIDENCE, END, KIND, LONG_END, LONG_START, RULE, START
+from .extensions import acronym_records
 
 
 def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
@@ -27,13 +27,13 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
         for span in doc.spans.get("entities", [])
     ]
     acronyms = []
-    for record in doc._.paperkg_acronym_records:
-        if record[KIND] == "definition":
-            short, long = doc[record[START]:record[END]], doc[record[LONG_START]:record[LONG_END]]
+    for record in acronym_records(doc):
+        if record.kind == "definition":
+            short, long = doc[record.start:record.end], doc[record.long_start:record.long_end]
             acronyms.append(AcronymDefinition(
                 short=short.text, long=long.text, start=short.start_char, end=short.end_char,
                 long_start=long.start_char, long_end=long.end_char, sentence=sent_of[short.start],
-                rule=record[RULE], confidence=record[CONFIDENCE]))
+                rule=record.rule, confidence=record.confidence))
     undefined = [UndefinedAcronym(text=short.text, start=short.start_char, end=short.end_char,
                                   sentence=sent_of[short.start])
                  for short in doc._.paperkg_undefined_acronyms or []]

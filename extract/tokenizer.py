@@ -41,8 +41,14 @@ class ScientificTokenizer(Tokenizer):
         self.infix_finditer = compile_infix_regex(_english_infixes() + list(data.lines(infixes))).finditer
         self.suffix_search = compile_suffix_regex(list(defaults.suffixes) + list(data.lines(suffixes))).search
         self.token_match = compile_token_match(data.lines(token_match))
-        self.rules = {**defaults.tokenizer_exceptions,
+        self.rules = {**_english_exceptions(),
                       **{special: [{"ORTH": special}] for special in data.lines(special_cases)}}
+
+
+def _english_exceptions() -> dict[str, list[dict]]:
+    """English's special cases minus the bracket emoticons: "(CAT): end-to-end" is ( CAT ) :, not a "):"."""
+    return {text: tokens for text, tokens in English.Defaults.tokenizer_exceptions.items()
+            if not (any(c in "()[]" for c in text) and not any(c.isalnum() for c in text))}
 
 
 def _english_infixes() -> list[str]:

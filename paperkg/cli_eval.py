@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -18,6 +19,14 @@ class AcronymSystem(str, Enum):
     PAPERKG = "paperkg"
     SCHWARTZ_HEARST = "schwartz-hearst"
     SCHWARTZ_HEARST_CAPITALS = "schwartz-hearst-capitals"
+
+
+class AcronymFormat(str, Enum):
+    """Layouts `paperkg eval acronyms` reads."""
+
+    SDU = "sdu"
+    DEFS = "defs"
+    SCIER = "scier"
 
 
 class EntityFormat(str, Enum):
@@ -60,21 +69,43 @@ def _require_file(path: Path) -> None:
         raise PaperkgError(f"{path}: no such file.")
 
 
+def _acronym_result(file: Path, format: AcronymFormat, system: AcronymSystem,
+                    predictions: Path | None) -> tuple[dict, Callable[[dict], str]]:
+    """Score the acronym component on `file` read as `format`; the result and its report function."""
+    if format is AcronymFormat.SDU:
+        from paperkg.extract.evaluate import acronyms as sdu
+
+        return sdu.run(file, predictions_out=predictions, system=system.value), sdu.format_report
+    from paperkg.api import load_pipeline
+    from paperkg.extract.evaluate import acronym_definitions as evaluation
+
+    if system is not AcronymSystem.PAPERKG:
+        raise PaperkgError(f"--system {system.value} scores SDU files only; leave it out with --format {format.value}.")
+    nlp = load_pipeline(rules_only=True)
+    result = (evaluation.run_definitions(file, nlp, predictions_out=predictions) if format is AcronymFormat.DEFS
+              else evaluation.run_scier_synonyms(file, nlp))
+    return result, evaluation.format_report
+
+
 def register(app: typer.Typer) -> None:
     """Add the `eval` command group."""
     eval_app = typer.Typer(help="Measure extraction on public benchmarks (SciERC entities, SDU acronyms).")
     app.add_typer(eval_app, name="eval")
 
-    @eval_app.command("acronyms", epilog="Example:\n\n  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json")
+    @eval_app.command("acronyms", epilog="Examples:\n\n  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json"
+                                         "\n\n  paperkg eval acronyms tests/data/acronyms_noncs_dev.jsonl --format defs"
+                                         "\n\n  paperkg eval acronyms ../shared/benchmarks/scier/train.jsonl --format scier")
     def eval_acronyms(file: FileArgument, as_json: JsonOption = False, predictions: PredictionsOption = None,
-                      system: Annotated[AcronymSystem, typer.Option(help="paperkg or a baseline.")] = AcronymSystem.PAPERKG,
+                      system: Annotated[AcronymSystem, typer.Option(help="paperkg or a baseline (sdu only).")] = AcronymSystem.PAPERKG,
+                      format: Annotated[AcronymFormat, typer.Option(
+                          "--format", "-f", help="sdu: SDU token labels; defs: JSON lines of texts with definition "
+                                                 "offsets; scier: SciER's Synonym-Of pairs.")] = AcronymFormat.SDU,
                       ) -> None:
-        """Phrase-level short/long-form precision, recall, F1 and their macro average, plus sentences per second."""
-        from paperkg.extract.evaluate import acronyms as evaluation
-
+        """Phrase-level short/long-form precision, recall, F1 and their macro average, plus sentences per second
+        (sdu); definition-pair P/R/F1 (defs); Synonym-Of recall (scier)."""
         _require_file(file)
-        result = evaluation.run(file, predictions_out=predictions, system=system.value)
-        print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
+        result, report = _acronym_result(file, format, system, predictions)
+        print(json.dumps(result, indent=1) if as_json else report(result))
 
     @eval_app.command("entities", epilog="Examples:\n\n  paperkg eval entities ../shared/benchmarks/scier/dev.jsonl "
                                          "--format scier\n\n  paperkg eval entities ../shared/benchmarks/tdmsci/train.conll "

@@ -10,6 +10,7 @@ from spacy.tokens import Doc, DocBin
 from paperkg.extract.acronym_finder import AcronymFinder
 from paperkg.extract.acronym_rules import ACRONYM_FILES, TokenCache, load_lexicon, word_info
 from paperkg.extract.acronyms import SPAN_KEY, bio_labels
+from paperkg.extract.extensions import AcronymRecord, acronym_record, acronym_records
 from paperkg.extract.resources import DATA_DIR, DataFiles
 
 LEXICON = load_lexicon(DataFiles.read(DATA_DIR, ACRONYM_FILES))
@@ -267,6 +268,21 @@ def test_extensions_survive_serialisation(nlp):
             ("LLMs", "definition"), ("LLM", "resolved")]
         assert copy.spans[SPAN_KEY][1]._.paperkg_long_form.text == "Large language models"
         assert definitions(copy) == {"LLMs": "Large language models"}
+        assert acronym_records(copy) == acronym_records(doc)
+
+
+def test_records_are_typed_and_found_through_the_doc_index(nlp):
+    doc = make_doc(nlp, "Large language models (LLMs) are strong. An LLM can fail, and so can GPU code.")
+    records = acronym_records(doc)
+    assert all(isinstance(r, AcronymRecord) for r in records)
+    assert [(r.kind, r.rule) for r in records] == [
+        ("definition", "long_bracket_short"), ("resolved", "later_mention"), ("undefined", "shape")]
+    assert records[1].long_start == records[0].long_start and records[2].long_start == -1
+    for record in records:
+        assert acronym_record(doc[record.start:record.end]) == record
+    assert acronym_record(doc[0:1]) is None
+    doc._.paperkg_acronym_index = None  # a Doc stored before the index existed
+    assert acronym_record(doc[records[1].start:records[1].end]) == records[1]
 
 
 def test_a_doc_without_sentence_boundaries_is_one_sentence(nlp):
