@@ -1,11 +1,17 @@
 """Grow a MultiDiGraph from extraction records: canonical entity nodes (from the mentions that read as
-terms), paper nodes, evidence on edges."""
+terms), paper nodes, evidence on edges.
+
+Papers are taken in as they come; entity nodes are made once all are in (`finalize`), so that what
+a bare short form stands for, which names are one entity, its type and its name are decided by the
+whole corpus (graph/resolve.py), the same whatever order the papers came in.
+"""
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -15,35 +21,59 @@ from paperkg.core.schema import (ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, Extr
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
+from .names import clean_name
+from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
+MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
 PAPER_FIELDS = ("title", "year", "venue", "url", "code_url", "source")
 
 
-@dataclass(frozen=True)
-class _PendingAcronym:
-    """An undefined short form in a paper, resolved against the whole corpus when the graph is finalised."""
+class _Use(NamedTuple):
+    """One entity mention as the builder keeps it until the corpus has decided its node."""
 
-    paper_node: str
+    form: str            # the group form of its (repaired) name
+    name: str            # the repaired name
+    raw: str             # the name as extracted
+    text: str
+    label: str
+    vote: float          # its weight in the type vote
+    short: str | None    # the short form it defines (with `form` its long form) or, bare, stands for
+    short_text: str      # that short form as written ('LLMs')
+    bare: bool           # the mention is the short form alone
+    rule: str            # the repair its name needed ('' for none)
+    role: RelType
+    evidence: CompactEvidence
+
+
+class _Undefined(NamedTuple):
+    """A short form seen without a definition in a paper."""
+
+    short: str
     text: str
     evidence: CompactEvidence
 
 
+@dataclass
+class _Paper:
+    """What one paper contributes, kept until `finalize`."""
+
+    key: str
+    uses: list[_Use | None]      # aligned with the record's entities; None: not a node
+    relations: list[tuple[int, int, RelType, CompactEvidence]]
+    undefined: list[_Undefined]
+    defines: dict[str, str] = field(default_factory=dict)  # short form -> the long form's group form
+
+
 class GraphBuilder:
-    """Adds papers once each (by id), merges entities by canonical key and acronym, then finalises metrics."""
+    """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
 
     def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
         self.graph = graph if graph is not None else nx.MultiDiGraph()
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
-        self.by_name: dict[str, str] = {}
-        self.by_acronym: dict[str, set[str]] = defaultdict(set)
-        self.pending: list[_PendingAcronym] = []
+        self.papers: dict[str, _Paper] = {}
+        self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
         self.evidence = EvidenceFactory()
-        for key, data in self.graph.nodes(data=True):
-            if data.get("label") != NodeLabel.PAPER:
-                self.by_name.setdefault(match_form(data["canonical"]), key)
-                if data.get("acronym"):
-                    self.by_acronym[acronym_key(data["acronym"])].add(key)
 
     def add(self, record: Extraction) -> bool:
         """Add one paper's extraction record; False (and no change) if the paper is already in the graph."""
@@ -54,42 +84,54 @@ class GraphBuilder:
         self._add_paper(pkey, paper)
         sentences = self.evidence.spans(paper.abstract, record.sentences)
         evidence = self.evidence.make
-        keys = [self._add_entity(mention) if mention.node else None for mention in record.entities]
-        nodes = [(mention, key) for mention, key in zip(record.entities, keys) if key is not None]
-        strongest: dict[str, RelType] = {}
-        for mention, key in nodes:
-            edge = mention.role.rel_type
-            strongest[key] = max(edge, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
-        for mention, key in nodes:
-            self._add_edge(pkey, key, strongest[key], evidence(paper.id, sentences[mention.sentence], mention.start,
-                                                               mention.end, mention.source, mention.confidence))
+        uses = [_use(mention, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
+                                       mention.source, mention.confidence)) if mention.node else None
+                for mention in record.entities]
+        relations = []
         for rel in record.relations:
-            head, tail = keys[rel.head], keys[rel.tail]
-            if head is not None and tail is not None and head != tail:
-                ends = (record.entities[rel.head], record.entities[rel.tail])
-                self._add_edge(head, tail, rel.type, evidence(
-                    paper.id, sentences[rel.sentence], min(e.start for e in ends), max(e.end for e in ends),
-                    rel.source, rel.confidence))
-        for item in record.undefined_acronyms:
-            self.pending.append(_PendingAcronym(pkey, item.text, evidence(
-                paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6)))
+            ends = (record.entities[rel.head], record.entities[rel.tail])
+            relations.append((rel.head, rel.tail, rel.type, evidence(
+                paper.id, sentences[rel.sentence], min(e.start for e in ends), max(e.end for e in ends),
+                rel.source, rel.confidence)))
+        undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
+            paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
+            for item in record.undefined_acronyms]
+        entry = _Paper(pkey, uses, relations, undefined)
+        for use in uses:
+            if use is not None and use.short and not use.bare:
+                entry.defines.setdefault(use.short, use.form)
+        self.papers[pkey] = entry
         return True
 
     def add_all(self, records: Iterable[Extraction]) -> int:
         """Add many records; returns how many papers were new."""
         return sum(self.add(record) for record in records)
 
+    def merge(self, name: str, into: str, rule: str, paper: str = "") -> None:
+        """Make the entities named `name` and `into` one node (e.g. a SYNONYM_OF relation), noting
+        `rule` and the paper that says so as merge evidence on the node."""
+        self.merges.append((name, into, rule, paper))
+
     def finalize(self) -> nx.MultiDiGraph:
-        """Link undefined acronyms that one known definition resolves, then recompute counts and metrics."""
-        for item in self.pending:
-            targets = self.by_acronym.get(acronym_key(item.text), set())
-            if len(targets) == 1:
-                target = next(iter(targets))
-                if not self.graph.has_edge(item.paper_node, target):
-                    self.graph.nodes[target]["mentions"] += 1
-                    self._add_alias(target, item.text)
-                    self._add_edge(item.paper_node, target, RelType.MENTIONS, item.evidence)
-        self.pending.clear()
+        """Decide the entity nodes from every paper added, add them and their edges, then compute metrics."""
+        order = sorted(self.papers)
+        shorts = self._short_forms(order)
+        groups = UnionFind()
+        evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
+        targets: dict[str, list[str | None]] = {}
+        for pkey in order:
+            targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
+        for name, into, rule, paper in self.merges:
+            a, b = _form(name), _form(into)
+            groups.union(a, b)
+            evidence[a][name, rule].add(paper)
+        existing = self._existing_nodes(groups)
+        nodes = self._decide_nodes(order, targets, groups, evidence, existing)
+        for pkey in order:
+            self._add_edges(self.papers[pkey], [nodes[groups.find(t)] if t else None for t in targets[pkey]],
+                            shorts, groups, nodes)
+        self.papers.clear()
+        self.merges.clear()
         papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
@@ -97,44 +139,129 @@ class GraphBuilder:
         add_metrics(self.graph)
         return self.graph
 
+    def _short_forms(self, order: list[str]) -> ShortForms:
+        """Every short form's definitions: by the papers defining it, and an earlier graph's nodes."""
+        shorts = ShortForms()
+        for key, data in self.graph.nodes(data=True):
+            if data.get("acronym") and data.get("long_form"):
+                shorts.define(data["acronym"], _form(data["canonical"]), (), data.get("papers", 1))
+        for pkey in order:
+            entry = self.papers[pkey]
+            context = {use.form for use in entry.uses if use is not None}
+            for short, form in sorted(entry.defines.items()):
+                shorts.define(short, form, context)
+        return shorts
+
+    def _targets(self, entry: _Paper, shorts: ShortForms,
+                 evidence: dict[str, dict[tuple[str, str], set[str]]]) -> list[str | None]:
+        """The group form each use of a paper goes to: its own, or for a bare short form the paper's own
+        definition, else the one the corpus gives it; repairs and resolutions noted as merge evidence."""
+        context = {use.form for use in entry.uses if use is not None}
+        qualified = _qualified_forms(entry.uses)
+        targets: list[str | None] = []
+        for use in entry.uses:
+            if use is None:
+                targets.append(None)
+                continue
+            target, rule = use.form, use.rule
+            if use.bare and use.short:
+                found = _resolve(use.short, entry, shorts, context)
+                if found:
+                    target, rule = found
+            elif len(qualified.get(use.form, ())) == 1:
+                target, rule = next(iter(qualified[use.form])), "head-ellipsis"
+            if rule and rule != "acronym-own-definition":
+                evidence[target][use.raw, rule].add(entry.key.removeprefix("paper:"))
+            targets.append(target)
+        return targets
+
+    def _existing_nodes(self, groups: UnionFind) -> dict[str, str]:
+        """An earlier graph's entity nodes by group root (the API's `build_graph(records, graph)`): new
+        mentions of their names, long forms or repaired names join them as they are."""
+        forms: dict[str, list[str]] = {}
+        for key, data in self.graph.nodes(data=True):
+            if data.get("label") != NodeLabel.PAPER:
+                forms[key] = sorted({_form(data["canonical"]), _form(data.get("long_form") or data["name"])})
+                groups.union(forms[key][0], forms[key][-1])
+        existing: dict[str, str] = {}
+        for key in sorted(forms):
+            existing.setdefault(groups.find(forms[key][0]), key)
+        return existing
+
+    def _decide_nodes(self, order: list[str], targets: dict[str, list[str | None]], groups: UnionFind,
+                      evidence: dict[str, dict[tuple[str, str], set[str]]], existing: dict[str, str]) -> dict[str, str]:
+        """One node per group of forms: its type by vote, its name by use; returns group root -> node key."""
+        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        names: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        plain: dict[str, set[str]] = defaultdict(set)
+        acronyms: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        for pkey in order:
+            for use, target in zip(self.papers[pkey].uses, targets[pkey]):
+                if use is None or target is None:
+                    continue
+                root = groups.find(target)
+                votes[root][use.label] += use.vote
+                names[root][use.name].add(pkey)
+                if not use.rule:
+                    plain[root].add(use.name)
+                if use.short and not use.bare:
+                    acronyms[root][use.short, use.name] += 1
+        nodes: dict[str, str] = {}
+        for root in sorted(votes):
+            if root in existing:
+                nodes[root] = existing[root]
+                continue
+            label = vote_label(votes[root])
+            name = display_name(vote_name(names[root], plain[root]), label)
+            key = entity_key(label, name)
+            nodes[root] = key
+            if key in self.graph:
+                continue
+            attrs = {"label": label, "key": key, "name": name, "canonical": canonical_name(name, label),
+                     "aliases": [], "mentions": 0}
+            if acronyms[root]:
+                short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
+                attrs["acronym"], attrs["long_form"] = short, display_name(long, label)
+            self.graph.add_node(key, **attrs)
+        for form, items in sorted(evidence.items()):
+            root = groups.find(form)
+            if root in nodes:
+                _note_merges(self.graph.nodes[nodes[root]], items)
+        return nodes
+
+    def _add_edges(self, entry: _Paper, keys: list[str | None], shorts: ShortForms, groups: UnionFind,
+                   nodes: dict[str, str]) -> None:
+        """A paper's edges to its entities (one per entity, its strongest role), its relations, and
+        MENTIONS edges for the short forms it leaves undefined that the corpus resolves."""
+        strongest: dict[str, RelType] = {}
+        for use, key in zip(entry.uses, keys):
+            if use is not None and key is not None:
+                strongest[key] = max(use.role, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
+                node = self.graph.nodes[key]
+                node["mentions"] += 1
+                _add_alias(node, use.text)
+                if use.short and not use.bare and node.get("acronym"):
+                    _add_alias(node, use.short_text)
+        for use, key in zip(entry.uses, keys):
+            if use is not None and key is not None:
+                self._add_edge(entry.key, key, strongest[key], use.evidence)
+        for head, tail, kind, evidence in entry.relations:
+            if keys[head] is not None and keys[tail] is not None and keys[head] != keys[tail]:
+                self._add_edge(keys[head], keys[tail], kind, evidence)
+        context = {use.form for use in entry.uses if use is not None}
+        for item in entry.undefined:
+            found = _resolve(item.short, entry, shorts, context)
+            key = nodes.get(groups.find(found[0])) if found else None
+            if key and not self.graph.has_edge(entry.key, key):
+                self.graph.nodes[key]["mentions"] += 1
+                _add_alias(self.graph.nodes[key], item.text)
+                self._add_edge(entry.key, key, RelType.MENTIONS, item.evidence)
+
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
         attrs = {"label": NodeLabel.PAPER.value, "key": pkey, "paper_id": paper.id, "abstract": paper.abstract,
                  "authors": list(paper.authors), "name": paper.title or _short(paper.abstract)}
         attrs.update({f: getattr(paper, f) for f in PAPER_FIELDS if getattr(paper, f) not in (None, "")})
         self.graph.add_node(pkey, **attrs)
-
-    def _add_entity(self, mention: Mention) -> str:
-        label, name = mention.label.value, mention.name
-        forms = _name_forms(name, label)
-        key = (next((self.by_name[f] for f in forms if f in self.by_name), None)
-               or self._acronym_match(mention) or entity_key(label, name))
-        if key not in self.graph:
-            self.graph.add_node(key, label=label, key=key, name=display_name(name, label),
-                                canonical=canonical_name(name, label), aliases=[], mentions=0)
-            self.by_name.update(dict.fromkeys(forms, key))
-        node = self.graph.nodes[key]
-        node["mentions"] += 1
-        self._add_alias(key, mention.text)
-        if mention.acronym and canonical_name(mention.acronym) != canonical_name(name):
-            node.setdefault("acronym", acronym_key(mention.acronym))
-            node.setdefault("long_form", display_name(name, label))
-            self._add_alias(key, mention.acronym)
-            self.by_acronym[acronym_key(mention.acronym)].add(key)
-        return key
-
-    def _acronym_match(self, mention: Mention) -> str | None:
-        """A bare short form ('NAIAD' proposed, no long form) joins the one node that has it as acronym."""
-        if mention.acronym and canonical_name(mention.acronym) == canonical_name(mention.name):
-            targets = self.by_acronym.get(acronym_key(mention.acronym), set())
-            if len(targets) == 1:
-                return next(iter(targets))
-        return None
-
-    def _add_alias(self, key: str, alias: str) -> None:
-        aliases = self.graph.nodes[key]["aliases"]
-        if alias not in aliases:
-            aliases.append(alias)
-            aliases.sort()
 
     def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
         if self.graph.has_edge(source, target, key=kind.value):
@@ -148,10 +275,76 @@ class GraphBuilder:
                                 confidence=evidence.confidence, evidence=[evidence])
 
 
+def _use(mention: Mention, evidence: CompactEvidence) -> _Use | None:
+    """The mention as the builder keeps it, or None when its name is no name (a number, a cut word)."""
+    cleaned = clean_name(mention.name)
+    if cleaned is None:
+        return None
+    name, rule = cleaned
+    label = mention.label.value
+    short = acronym_key(mention.acronym) if mention.acronym else None
+    bare = _is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
+    if bare:
+        short = acronym_key(name)
+    return _Use(_form(name), name, mention.name, mention.text, label, type_weight(label, mention.source, mention.confidence),
+                short, mention.acronym or name, bare, rule, mention.role.rel_type, evidence)
+
+
+def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:
+    """(group form, rule) a bare short form stands for in this paper: its own definition, else the corpus'."""
+    if short in entry.defines:
+        return entry.defines[short], "acronym-own-definition"
+    return shorts.resolve(short, context)
+
+
+def _qualified_forms(uses: list[_Use | None]) -> dict[str, set[str]]:
+    """For each one-word name of a paper that ends another of its names ('translation', 'machine
+    translation'), the forms of the shortest such names: a paper's bare head stands for its qualified
+    term when it has one ('neural machine translation' is a kind of it, not another reading)."""
+    names = {canonical_name(use.name): use.form for use in uses if use is not None and not use.bare}
+    longer: dict[str, list[str]] = defaultdict(list)
+    for name in names:
+        head = name.rpartition(" ")[2]
+        if head != name and head in names:
+            longer[head].append(name)
+    return {names[head]: {names[name] for name in found
+                          if not any(name.endswith(" " + other) for other in found)}
+            for head, found in longer.items()}
+
+
+def _note_merges(node: dict, items: dict[tuple[str, str], set[str]]) -> None:
+    """Add 'name [rule: papers]' lines to the node's `merged_from` for the names merged into it."""
+    lines = set(node.get("merged_from", []))
+    for (name, rule), papers in items.items():
+        if name == node["name"] and rule.startswith("acronym"):
+            continue
+        listed = sorted(p for p in papers if p)
+        more = f" +{len(listed) - MAX_MERGE_PAPERS}" if len(listed) > MAX_MERGE_PAPERS else ""
+        lines.add(f"{name} [{rule}: {', '.join(listed[:MAX_MERGE_PAPERS])}{more}]")
+    if lines:
+        node["merged_from"] = sorted(lines)
+
+
 @lru_cache(maxsize=1 << 16)  # names repeat across papers
-def _name_forms(name: str, label: str) -> tuple[str, ...]:
-    """The forms an entity name is indexed and looked up under: as its type writes it, and singular."""
-    return tuple(dict.fromkeys(match_form(canonical_name(name, lab)) for lab in (label, None)))
+def _form(name: str) -> str:
+    """The form names are grouped under: canonical, singular, without hyphens and spaces."""
+    return match_form(canonical_name(name))
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_short_form(name: str) -> bool:
+    """A one-word name with two capitals or a capital and a digit ('NLP', 'mBERT', 'XLM-R', 'T5')."""
+    if " " in name or len(name) > 15:
+        return False
+    capitals = sum(c.isupper() for c in name)
+    return capitals >= 2 or (capitals == 1 and any(c.isdigit() for c in name))
+
+
+def _add_alias(node: dict, alias: str) -> None:
+    aliases = node["aliases"]
+    if alias not in aliases:
+        aliases.append(alias)
+        aliases.sort()
 
 
 def _short(text: str, words: int = 10) -> str:
