@@ -7,9 +7,10 @@ whole corpus (graph/resolve.py), the same whatever order the papers came in.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ from .metrics import add_metrics
 from .names import clean_name
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
+_BROKEN_WORD = re.compile(r"\s+([a-z]+)\b")  # the rest of a word a line-break hyphen cut
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
 PAPER_FIELDS = ("title", "year", "venue", "url", "code_url", "source")
@@ -84,7 +86,8 @@ class GraphBuilder:
         self._add_paper(pkey, paper)
         sentences = self.evidence.spans(paper.abstract, record.sentences)
         evidence = self.evidence.make
-        uses = [_use(mention, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
+        cut = _hyphenated_names(record)
+        uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
                                        mention.source, mention.confidence)) if mention.node else None
                 for mention in record.entities]
         relations = []
@@ -125,6 +128,7 @@ class GraphBuilder:
             a, b = _form(name), _form(into)
             groups.union(a, b)
             evidence[a][name, rule].add(paper)
+            evidence[b][into, rule].add(paper)
         existing = self._existing_nodes(groups)
         nodes = self._decide_nodes(order, targets, groups, evidence, existing)
         for pkey in order:
@@ -239,7 +243,8 @@ class GraphBuilder:
                 strongest[key] = max(use.role, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
                 node = self.graph.nodes[key]
                 node["mentions"] += 1
-                _add_alias(node, use.text)
+                if not use.rule:  # a repaired name is no name it goes by; merged_from keeps it
+                    _add_alias(node, use.text)
                 if use.short and not use.bare and node.get("acronym"):
                     _add_alias(node, use.short_text)
         for use, key in zip(entry.uses, keys):
@@ -275,12 +280,30 @@ class GraphBuilder:
                                 confidence=evidence.confidence, evidence=[evidence])
 
 
-def _use(mention: Mention, evidence: CompactEvidence) -> _Use | None:
-    """The mention as the builder keeps it, or None when its name is no name (a number, a cut word)."""
-    cleaned = clean_name(mention.name)
+def _hyphenated_names(record: Extraction) -> dict[str, str]:
+    """Names cut at a line-break hyphen in this paper, joined with the word that goes on after the break:
+    'natural language process-' (before ' ing') -> 'natural language processing'."""
+    spans = [(m.name, m.end) for m in record.entities if m.name.endswith("-") and m.text == m.name]
+    spans += [(a.long, a.long_end) for a in record.acronyms if a.long.endswith("-")]
+    joined = {}
+    for name, end in spans:
+        rest = _BROKEN_WORD.match(record.paper.abstract, end)
+        if rest:
+            joined[name] = name[:-1] + rest.group(1)
+    return joined
+
+
+def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence) -> _Use | None:
+    """The mention as the builder keeps it, or None when its name is no name (a number, a cut word); the
+    short form of a definition whose long form is no name stays, as a bare short form."""
+    name, rule = hyphenated.get(mention.name, mention.name), "hyphenation" if mention.name in hyphenated else ""
+    cleaned = clean_name(name)
+    if cleaned is None and mention.acronym and mention.text == mention.acronym:
+        cleaned = clean_name(mention.acronym)
+        mention = replace(mention, name=mention.acronym)
     if cleaned is None:
         return None
-    name, rule = cleaned
+    name, rule = cleaned.name, cleaned.rule or rule
     label = mention.label.value
     short = acronym_key(mention.acronym) if mention.acronym else None
     bare = _is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
@@ -313,10 +336,10 @@ def _qualified_forms(uses: list[_Use | None]) -> dict[str, set[str]]:
 
 
 def _note_merges(node: dict, items: dict[tuple[str, str], set[str]]) -> None:
-    """Add 'name [rule: papers]' lines to the node's `merged_from` for the names merged into it."""
+    """Add 'name [rule: papers]' lines to the node's `merged_from` for the other names merged into it."""
     lines = set(node.get("merged_from", []))
     for (name, rule), papers in items.items():
-        if name == node["name"] and rule.startswith("acronym"):
+        if name == node["name"]:
             continue
         listed = sorted(p for p in papers if p)
         more = f" +{len(listed) - MAX_MERGE_PAPERS}" if len(listed) > MAX_MERGE_PAPERS else ""
