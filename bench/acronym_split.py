@@ -3,6 +3,8 @@
     .venv/bin/python bench/acronym_split.py --slice /tmp/acl2020-21.jsonl          # write the ACL slice
     .venv/bin/paperkg build /tmp/acl2020-21.jsonl -o /tmp/acl-out                    # build it
     .venv/bin/python bench/acronym_split.py /tmp/acl-out/graph.json                  # count the splits
+    .venv/bin/python bench/acronym_split.py --slice /tmp/acl2023.jsonl --size 400 --year 2023
+    .venv/bin/python bench/acronym_split.py --sweep /tmp/acl-out/extractions.jsonl   # measure the share
 
 The slice is the fixed-seed 10,000-abstract ACL 2020-2021 sample: the ACL Anthology rows of
 ../shared/corpus/abstracts/ from 2020 and 2021, shuffled with bench_scale.py's seed, the first
@@ -58,7 +60,8 @@ def splits(graph: dict) -> list[tuple[dict, dict]]:
 
 
 def top_short_forms(graph: dict, count: int = 30) -> list[tuple[str, int, list[dict]]]:
-    """The `count` short forms in the most papers (all nodes carrying or named by them), with their nodes."""
+    """The `count` acronyms (short forms some node has a long form for) in the most papers, with every
+    node carrying or named by them."""
     nodes: dict[str, list[dict]] = defaultdict(list)
     for node in graph["nodes"]:
         if node.get("label") == "Paper":
@@ -67,8 +70,38 @@ def top_short_forms(graph: dict, count: int = 30) -> list[tuple[str, int, list[d
             nodes[_key(node["acronym"])].append(node)
         elif SHORT_FORM.match(node["name"]):
             nodes[_key(node["name"])].append(node)
-    ranked = sorted(nodes.items(), key=lambda item: (-sum(n.get("papers", 0) for n in item[1]), item[0]))
+    defined = {short: group for short, group in nodes.items() if any(n.get("long_form") for n in group)}
+    ranked = sorted(defined.items(), key=lambda item: (-sum(n.get("papers", 0) for n in item[1]), item[0]))
     return [(short, sum(n.get("papers", 0) for n in group), group) for short, group in ranked[:count]]
+
+
+def sweep(extractions: Path, shares: list[float]) -> None:
+    """Build the graph from saved extraction lines once per dominant-share threshold; print the splits
+    left and how many short forms with rival definitions the threshold hands to their top one."""
+    from paperkg.core.schema import Extraction
+    from paperkg.graph import resolve
+    from paperkg.graph.builder import GraphBuilder
+
+    lines = extractions.read_text(encoding="utf8").splitlines()
+    print(f"{'share':>6} {'splits':>7} {'split papers':>13} {'rival senses merged':>20}")
+    for share in shares:
+        resolve.DOMINANT_SHARE = share
+        builder = GraphBuilder()
+        builder.add_all(Extraction.from_json(line, f"{extractions}:{n}") for n, line in enumerate(lines, 1))
+        rivals = sum(1 for senses in _senses(builder).values()
+                     if len(senses) > 1 and max(senses.values()) >= share * sum(senses.values()))
+        graph = builder.finalize()
+        found = splits({"nodes": [data for _, data in graph.nodes(data=True)]})
+        print(f"{share:>6.2f} {len(found):>7} {sum(b.get('papers', 0) for b, _ in found):>13} {rivals:>20}")
+
+
+def _senses(builder) -> dict[str, dict[str, int]]:
+    """Short form -> {long form: papers defining it}, from the builder's papers before it finalises."""
+    senses: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for entry in builder.papers.values():
+        for short, form in entry.defines.items():
+            senses[short][form] += 1
+    return senses
 
 
 def _key(short: str) -> str:
@@ -81,10 +114,17 @@ def main() -> None:
     parser.add_argument("graph", nargs="?", type=Path, help="graph.json of a build")
     parser.add_argument("--slice", type=Path, help="write the ACL 2020-2021 sample to this JSONL file and stop")
     parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--year", type=int, action="append", help="years of the slice (default 2020 and 2021)")
     parser.add_argument("--show", type=int, default=25, help="split nodes to print")
+    parser.add_argument("--sweep", type=Path, help="extractions.jsonl to build once per --share (the threshold measured)")
+    parser.add_argument("--share", type=float, action="append", help="dominant-share thresholds for --sweep")
     args = parser.parse_args()
     if args.slice:
-        print(f"{write_slice(args.slice, args.size)} abstracts -> {args.slice}")
+        years = tuple(args.year or (2020, 2021))
+        print(f"{write_slice(args.slice, args.size, years)} abstracts -> {args.slice}")
+        return
+    if args.sweep:
+        sweep(args.sweep, args.share or [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
         return
     if args.graph is None:
         sys.exit("name a graph.json, or --slice FILE to write the sample")
@@ -96,7 +136,7 @@ def main() -> None:
               f"{definition['name']!r} ({definition.get('papers', 0)} papers, {definition['label']})")
     top = top_short_forms(graph)
     whole = [short for short, _, group in top if len(group) == 1 and group[0].get("long_form")]
-    print(f"\n{len(whole)} of the {len(top)} short forms in the most papers are one node with its long form")
+    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with its long form")
     for short, papers, group in top:
         shown = "; ".join(f"{n['name']} [{n['label']}, {n.get('papers', 0)}]" for n in group)
         print(f"  {'ok ' if short in whole else 'NO '} {short:10} {papers:5}  {shown}")
