@@ -135,11 +135,14 @@ def main() -> None:
         print(f"  {bare['name']!r} ({bare.get('papers', 0)} papers, {bare['label']}) -> "
               f"{definition['name']!r} ({definition.get('papers', 0)} papers, {definition['label']})")
     top = top_short_forms(graph)
-    whole = [short for short, _, group in top if len(group) == 1 and group[0].get("long_form")]
-    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with its long form")
+    whole = [short for short, _, group in top if len(group) == 1]
+    joined = [short for short, _, group in top if all(n.get("long_form") for n in group)]
+    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with its long form; "
+          f"{len(joined)} have no bare node (the rest of 'other' are other long forms, each a paper's own)")
     for short, papers, group in top:
         shown = "; ".join(f"{n['name']} [{n['label']}, {n.get('papers', 0)}]" for n in group)
-        print(f"  {'ok ' if short in whole else 'NO '} {short:10} {papers:5}  {shown}")
+        mark = "ok   " if short in whole else "other" if short in joined else "NO   "
+        print(f"  {mark} {short:10} {papers:5}  {shown}")
 
 
 if __name__ == "__main__":
