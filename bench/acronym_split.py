@@ -99,7 +99,7 @@ def _senses(builder) -> dict[str, dict[str, int]]:
     """Short form -> {long form: papers defining it}, from the builder's papers before it finalises."""
     senses: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for entry in builder.papers.values():
-        for short, form in entry.defines.items():
+        for short, (form, _) in entry.defines.items():
             senses[short][form] += 1
     return senses
 

@@ -64,7 +64,7 @@ class _Paper:
     uses: list[_Use | None]      # aligned with the record's entities; None: not a node
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[_Undefined]
-    defines: dict[str, str] = field(default_factory=dict)  # short form -> the long form's group form
+    defines: dict[str, tuple[str, str]] = field(default_factory=dict)  # short form -> its long form's (form, name)
 
 
 class GraphBuilder:
@@ -102,7 +102,7 @@ class GraphBuilder:
         entry = _Paper(pkey, uses, relations, undefined)
         for use in uses:
             if use is not None and use.short and not use.bare:
-                entry.defines.setdefault(use.short, use.form)
+                entry.defines.setdefault(use.short, (use.form, use.name))
         self.papers[pkey] = entry
         return True
 
@@ -121,6 +121,9 @@ class GraphBuilder:
         shorts = self._short_forms(order)
         groups = UnionFind()
         evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
+        for short, variant, main in shorts.fold_variants():
+            groups.union(variant, main)
+            evidence[variant][shorts.name(variant), "acronym-variant"] |= shorts.defined_in[short, variant]
         targets: dict[str, list[str | None]] = {}
         for pkey in order:
             targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
@@ -148,12 +151,13 @@ class GraphBuilder:
         shorts = ShortForms()
         for key, data in self.graph.nodes(data=True):
             if data.get("acronym") and data.get("long_form"):
-                shorts.define(data["acronym"], _form(data["canonical"]), (), data.get("papers", 1))
+                shorts.define(data["acronym"], _form(data["long_form"]), data["long_form"], (),
+                              weight=data.get("papers", 1))
         for pkey in order:
             entry = self.papers[pkey]
             context = {use.form for use in entry.uses if use is not None}
-            for short, form in sorted(entry.defines.items()):
-                shorts.define(short, form, context)
+            for short, (form, name) in sorted(entry.defines.items()):
+                shorts.define(short, form, name, context, pkey.removeprefix("paper:"))
         return shorts
 
     def _targets(self, entry: _Paper, shorts: ShortForms,
@@ -316,7 +320,7 @@ def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence
 def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:
     """(group form, rule) a bare short form stands for in this paper: its own definition, else the corpus'."""
     if short in entry.defines:
-        return entry.defines[short], "acronym-own-definition"
+        return entry.defines[short][0], "acronym-own-definition"
     return shorts.resolve(short, context)
 
 

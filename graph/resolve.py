@@ -6,6 +6,9 @@ broken by the names themselves, so the graph does not depend on the order papers
 """
 from __future__ import annotations
 
+import math
+import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -19,6 +22,10 @@ DOMINANT_SHARE = 0.5
 # A definition is a sense of its own (bare mentions choose between senses by their paper's
 # entities) when this many papers define it.
 SENSE_PAPERS = 2
+# A definition of a short form in at most this share of its papers, spelt with the main definition's
+# words but for their endings, is a spelling of it ('natural language process-ing').
+VARIANT_SHARE = 0.1
+_FUNCTION_WORDS = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
 # Type votes: a mention counts its confidence, times its extractor's weight; Concept is the
 # fallback type and counts half.
 SOURCE_WEIGHT = {"lexicon": 2.0, "cue": 1.5}
@@ -78,28 +85,108 @@ class ShortForms:
 
     papers: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     context: dict[tuple[str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    defined_in: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
 
-    def define(self, short: str, form: str, context: Iterable[str], weight: int = 1) -> None:
-        """A paper (or `weight` papers of an earlier graph) defines `short` as `form`, among `context` forms."""
+    def define(self, short: str, form: str, name: str, context: Iterable[str], paper: str = "",
+               weight: int = 1) -> None:
+        """`paper` (or `weight` papers of an earlier graph) defines `short` as `name` (grouped as `form`),
+        among the entities `context`."""
         self.papers[short][form] += weight
         self.context[short, form].update(set(context) - {form})
+        self.spellings[form][name] += weight
+        if paper:
+            self.defined_in[short, form].add(paper)
 
-    def __contains__(self, short: str) -> bool:
-        return short in self.papers
+    def name(self, form: str) -> str:
+        """A definition's long form as most papers write it."""
+        spellings = self.spellings[form]
+        return min(spellings, key=lambda name: (-spellings[name], name))
+
+    def fold_variants(self) -> list[tuple[str, str, str]]:
+        """Fold each rare spelling of a short form's main definition into it ('natural language process'
+        into 'natural language processing', 'neural MT' into 'neural machine translation'); returns
+        (short, variant form, main form) for each."""
+        expand = {short: self.name(main) for short, main in self._dominant().items()}
+        folded = []
+        for short in sorted(self.papers):
+            senses = self.papers[short]
+            main = min(senses, key=lambda form: (-senses[form], form))
+            total = sum(senses.values())
+            for form in sorted(senses):
+                if (form != main and senses[form] <= VARIANT_SHARE * total
+                        and same_words(_expand(self.name(form), expand), _expand(self.name(main), expand))):
+                    senses[main] += senses.pop(form)
+                    self.context[short, main].update(self.context.pop((short, form), Counter()))
+                    folded.append((short, form, main))
+        return folded
+
+    def _dominant(self) -> dict[str, str]:
+        """Short form -> the form of the definition holding DOMINANT_SHARE of its papers, where one does."""
+        found = {}
+        for short, senses in self.papers.items():
+            top = min(senses, key=lambda form: (-senses[form], form))
+            if senses[top] >= DOMINANT_SHARE * sum(senses.values()):
+                found[short] = top
+        return found
 
     def resolve(self, short: str, context: set[str]) -> tuple[str, str] | None:
-        """(form, rule) a bare `short` in a paper with entities `context` stands for, or None: the sense
-        the paper's other entities point to when the short form has several, else the dominant one."""
+        """(form, rule) a bare `short` in a paper with entities `context` stands for, or None. Among the
+        senses several papers define, the paper's other entities choose (naive Bayes, each sense's prior
+        its papers); the choice stands when its posterior reaches DOMINANT_SHARE."""
         senses = self.papers.get(short)
         if not senses:
             return None
-        real = sorted(form for form, count in senses.items() if count >= SENSE_PAPERS)
-        if len(real) > 1:
-            scores = {form: sum(self.context[short, form][c] for c in context) / senses[form] for form in real}
-            best = sorted(real, key=lambda form: (-scores[form], form))
-            if scores[best[0]] > scores[best[1]]:
-                return best[0], "acronym-context"
         top = min(senses, key=lambda form: (-senses[form], form))
-        if senses[top] >= DOMINANT_SHARE * sum(senses.values()):
-            return top, "acronym-dominant"
-        return None
+        real = sorted(form for form, count in senses.items() if count >= SENSE_PAPERS)
+        if len(real) < 2:
+            return (top, "acronym-dominant") if senses[top] >= DOMINANT_SHARE * sum(senses.values()) else None
+        posterior = self._posterior(short, real, context)
+        best = min(real, key=lambda form: (-posterior[form], form))
+        if posterior[best] < DOMINANT_SHARE:
+            return None
+        return best, "acronym-dominant" if best == top else "acronym-context"
+
+    def _posterior(self, short: str, senses: list[str], context: set[str]) -> dict[str, float]:
+        """P(sense | the paper's entities) over `senses`; an entity's rate under a sense is smoothed
+        towards its rate under all of them, and entities none of them met say nothing."""
+        counts = {form: self.papers[short][form] for form in senses}
+        total = sum(counts.values())
+        pooled = Counter()
+        for form in senses:
+            pooled.update({c: self.context[short, form][c] for c in context if self.context[short, form][c]})
+        scores = {}
+        for form in senses:
+            seen = self.context[short, form]
+            scores[form] = math.log(counts[form]) + sum(
+                math.log((seen[c] + pooled[c] / total) / (counts[form] + 1)) for c in pooled)
+        best = max(scores.values())
+        weights = {form: math.exp(score - best) for form, score in scores.items()}
+        return {form: weight / sum(weights.values()) for form, weight in weights.items()}
+
+
+def same_words(a: str, b: str) -> bool:
+    """Two names with the same words but for endings ('pre-trained language model', 'pre-training
+    language models'; 'question and answering', 'question answering')."""
+    words_a, words_b = _content_words(a), _content_words(b)
+    return len(words_a) == len(words_b) and all(_same_stem(x, y) for x, y in zip(words_a, words_b))
+
+
+def _expand(name: str, expand: dict[str, str]) -> str:
+    """The name with the short forms among its words written out ('neural MT' -> 'neural machine translation')."""
+    return " ".join(expand.get(word, word) for word in name.split())
+
+
+def _content_words(name: str) -> list[str]:
+    return [word for word in re.split(r"[\s\-/]+", name.lower()) if word and word not in _FUNCTION_WORDS]
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """One word but for its ending ('trained', 'training'), not a noun and its gerund ('model', 'modelling')."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if long in (short + "ing", short + short[-1] + "ing", short.removesuffix("e") + "ing"):
+        return False
+    shared = len(os.path.commonprefix([a, b]))
+    return shared >= 4 and shared >= 0.7 * len(short)

@@ -167,3 +167,30 @@ def test_merge_makes_two_names_one_node_with_its_evidence():
     (node,) = _entities(graph).values()
     other = ({"XLM-R", "XLM-RoBERTa"} - {node["name"]}).pop()
     assert node["papers"] == 2 and node["merged_from"] == [f"{other} [synonym-of: a]"]
+
+
+def test_a_rare_spelling_of_a_short_form_s_definition_joins_the_main_one():
+    main = [_record(f"m{i}", [{"text": "neural machine translation", "name": "neural machine translation",
+                               "label": "Task", "acronym": "NMT"},
+                              {"text": "machine translation", "name": "machine translation", "label": "Task",
+                               "acronym": "MT"}]) for i in range(12)]
+    rare = _record("r", [{"text": "neural MT", "name": "neural MT", "label": "Task", "acronym": "NMT"}])
+    builder = GraphBuilder()
+    builder.add_all([*main, rare])
+    graph = builder.finalize()
+    node = graph.nodes["task:neural machine translation"]
+    assert graph.has_edge("paper:r", "task:neural machine translation") and node["papers"] == 13
+    assert node["merged_from"] == ["neural MT [acronym-variant: r]"]
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("pre-trained language model", "pre-training language models", True),
+    ("question and answering", "question answering", True),
+    ("language model", "language modeling", False),          # a thing and what it does are two things
+    ("natural language generation", "neural language generation", False),
+    ("native language identification", "natural language inference", False),
+])
+def test_same_words_but_for_endings(a, b, same):
+    from paperkg.graph.resolve import same_words
+
+    assert same_words(a, b) is same
