@@ -209,7 +209,8 @@ class GraphBuilder:
                     continue
                 root = groups.find(target)
                 votes[root][use.label] += use.vote
-                names[root][use.name].add(pkey)
+                if target == use.form or use.bare:  # a head standing for its qualified term names nothing
+                    names[root][use.name].add(pkey)
                 if not use.rule:
                     plain[root].add(use.name)
                 if use.short and not use.bare:

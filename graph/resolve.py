@@ -26,9 +26,11 @@ SENSE_PAPERS = 2
 # words but for their endings, is a spelling of it ('natural language process-ing').
 VARIANT_SHARE = 0.1
 _FUNCTION_WORDS = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
-# Type votes: a mention counts its confidence, times its extractor's weight; Concept is the
-# fallback type and counts half.
-SOURCE_WEIGHT = {"lexicon": 2.0, "cue": 1.5}
+# Type votes: a mention counts its confidence, times its extractor's weight: a curated lexicon
+# entry, a cue ('the X dataset') and an acronym definition (the model's type for the long form)
+# say most; a capitalised name's type is a guess from its neighbours. Concept is the fallback
+# type and counts half.
+SOURCE_WEIGHT = {"lexicon": 3.0, "cue": 2.0, "acronym": 2.0, "model": 1.0, "name": 0.5}
 CONCEPT_WEIGHT = 0.5
 LABEL_ORDER = tuple(label.value for label in NodeLabel if label is not NodeLabel.PAPER)
 
