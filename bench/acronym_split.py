@@ -21,7 +21,7 @@ import json
 import random
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +89,7 @@ def sweep(extractions: Path, shares: list[float]) -> None:
         builder = GraphBuilder()
         builder.add_all(Extraction.from_json(line, f"{extractions}:{n}") for n, line in enumerate(lines, 1))
         rivals = sum(1 for senses in _senses(builder).values()
-                     if len(senses) > 1 and max(senses.values()) >= share * sum(senses.values()))
+                     if len(senses) > 1 and resolve._dominates(senses, max(senses, key=senses.get)))
         graph = builder.finalize()
         found = splits({"nodes": [data for _, data in graph.nodes(data=True)]})
         print(f"{share:>6.2f} {len(found):>7} {sum(b.get('papers', 0) for b, _ in found):>13} {rivals:>20}")
@@ -97,7 +97,7 @@ def sweep(extractions: Path, shares: list[float]) -> None:
 
 def _senses(builder) -> dict[str, dict[str, int]]:
     """Short form -> {long form: papers defining it}, from the builder's papers before it finalises."""
-    senses: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    senses: dict[str, Counter[str]] = defaultdict(Counter)
     for entry in builder.papers.values():
         for short, (form, _) in entry.defines.items():
             senses[short][form] += 1

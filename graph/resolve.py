@@ -128,7 +128,7 @@ class ShortForms:
         found = {}
         for short, senses in self.papers.items():
             top = min(senses, key=lambda form: (-senses[form], form))
-            if senses[top] >= DOMINANT_SHARE * sum(senses.values()):
+            if _dominates(senses, top):
                 found[short] = top
         return found
 
@@ -142,10 +142,11 @@ class ShortForms:
         top = min(senses, key=lambda form: (-senses[form], form))
         real = sorted(form for form, count in senses.items() if count >= SENSE_PAPERS)
         if len(real) < 2:
-            return (top, "acronym-dominant") if senses[top] >= DOMINANT_SHARE * sum(senses.values()) else None
+            return (top, "acronym-dominant") if _dominates(senses, top) else None
         posterior = self._posterior(short, real, context)
         best = min(real, key=lambda form: (-posterior[form], form))
-        if posterior[best] < DOMINANT_SHARE:
+        if posterior[best] < DOMINANT_SHARE or posterior[best] == max(
+                (p for form, p in posterior.items() if form != best), default=0.0):
             return None
         return best, "acronym-dominant" if best == top else "acronym-context"
 
@@ -165,6 +166,12 @@ class ShortForms:
         best = max(scores.values())
         weights = {form: math.exp(score - best) for form, score in scores.items()}
         return {form: weight / sum(weights.values()) for form, weight in weights.items()}
+
+
+def _dominates(senses: Counter[str], top: str) -> bool:
+    """The top definition holds DOMINANT_SHARE of the papers and more than any other (no 1:1 coin toss)."""
+    rivals = [count for form, count in senses.items() if form != top]
+    return senses[top] >= DOMINANT_SHARE * sum(senses.values()) and senses[top] > max(rivals, default=0)
 
 
 def same_words(a: str, b: str) -> bool:
