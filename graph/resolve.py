@@ -106,18 +106,20 @@ class ShortForms:
         return min(spellings, key=lambda name: (-spellings[name], name))
 
     def fold_variants(self) -> list[tuple[str, str, str]]:
-        """Fold each rare spelling of a short form's main definition into it ('natural language process'
-        into 'natural language processing', 'neural MT' into 'neural machine translation'); returns
-        (short, variant form, main form) for each."""
+        """Fold into a short form's main definition each other one that is the same words once the short
+        forms inside are written out ('multilingual BART'), and each rare spelling of it ('natural
+        language process'); returns (short, variant form, main form) for each."""
         expand = {short: self.name(main) for short, main in self._dominant().items()}
         folded = []
         for short in sorted(self.papers):
             senses = self.papers[short]
             main = min(senses, key=lambda form: (-senses[form], form))
             total = sum(senses.values())
+            written_out = _content_words(_expand(self.name(main), expand))
             for form in sorted(senses):
-                if (form != main and senses[form] <= VARIANT_SHARE * total
-                        and same_words(_expand(self.name(form), expand), _expand(self.name(main), expand))):
+                words = _content_words(_expand(self.name(form), expand))
+                if form != main and (words == written_out or senses[form] <= VARIANT_SHARE * total
+                                     and same_words(" ".join(words), " ".join(written_out))):
                     senses[main] += senses.pop(form)
                     self.context[short, main].update(self.context.pop((short, form), Counter()))
                     folded.append((short, form, main))
@@ -187,7 +189,9 @@ def _expand(name: str, expand: dict[str, str]) -> str:
 
 
 def _content_words(name: str) -> list[str]:
-    return [word for word in re.split(r"[\s\-/]+", name.lower()) if word and word not in _FUNCTION_WORDS]
+    """A name's words, lower-case, without function words and plural 's'."""
+    return [word.removesuffix("s") if len(word) > 3 else word
+            for word in re.split(r"[\s\-/]+", name.lower()) if word and word not in _FUNCTION_WORDS]
 
 
 def _same_stem(a: str, b: str) -> bool:
