@@ -224,14 +224,16 @@ class GraphBuilder:
             name = display_name(vote_name(names[root], plain[root]), label)
             key = entity_key(label, name)
             nodes[root] = key
-            if key in self.graph:
-                continue
-            attrs = {"label": label, "key": key, "name": name, "canonical": canonical_name(name, label),
-                     "aliases": [], "mentions": 0}
+            definition = {}
             if acronyms[root]:
                 short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
-                attrs["acronym"], attrs["long_form"] = short, display_name(long, label)
-            self.graph.add_node(key, **attrs)
+                definition = {"acronym": short, "long_form": display_name(long, label)}
+            if key in self.graph:  # another group goes by the same name ('XLM-R'): one node, both groups
+                for field_name, value in definition.items():
+                    self.graph.nodes[key].setdefault(field_name, value)
+                continue
+            self.graph.add_node(key, label=label, key=key, name=name, canonical=canonical_name(name, label),
+                                aliases=[], mentions=0, **definition)
         for form, items in sorted(evidence.items()):
             root = groups.find(form)
             if root in nodes:

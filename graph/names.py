@@ -39,7 +39,9 @@ class CleanName(NamedTuple):
 @lru_cache(maxsize=1 << 16)  # names repeat across papers
 def clean_name(name: str) -> CleanName | None:
     """The name a node may carry, or None for a span that is no name (a number, a word cut at a hyphen)."""
-    text = " ".join(name.split())
+    text = " ".join(name.split()).rstrip(",;:")
+    if text.endswith(".") and text.count(".") == 1:  # a sentence's full stop ('XLM-R.'), not 'U.S.'
+        text = text[:-1]
     if not _LETTER.search(text) or _NUMBER.match(text) or _CUT.search(text):
         return None
     rule = ""
