@@ -23,7 +23,8 @@ SIMILAR = 0.9          # SequenceMatcher ratio of two names' compared forms for 
 MIN_SIMILAR_CHARS = 8  # shorter names differ too often by one meaningful letter ('GPT-3', 'GPT-4')
 PER_PAPER = frozenset({"acronym-context", "head-ellipsis"})  # merges decided by each paper's other entities
 _MERGED = re.compile(r"^(?P<name>.*) \[(?P<rule>[\w-]+): (?P<papers>.*)\]$")
-_WORDS = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"^[^\W\d_][a-z]*$")  # a word ('graph', 'Neural'), not a name ('BERT', 'iPhone')
+_SHORT = re.compile(r"^[A-Z][A-Za-z]*[A-Z]s?$")  # letters only, two capitals or more: 'GNN', 'LLMs'
 
 
 def thesaurus_text(graph: nx.MultiDiGraph) -> str:
@@ -77,15 +78,16 @@ def acronym_letters(entities: dict[str, dict]) -> list[tuple[str, str, str]]:
     another node's name and no definition joined them."""
     by_initials: dict[str, list[dict]] = defaultdict(list)
     for data in entities.values():
-        words = _WORDS.findall(data["name"])
-        if len(words) >= 2:
+        words = data["name"].replace("-", " ").split()
+        if len(words) >= 2 and all(_WORD.match(word) for word in words):
             by_initials["".join(word[0] for word in words).lower()].append(data)
     found = []
     for data in entities.values():
         name = data["name"]
-        if " " in name or data.get("long_form") or sum(c.isupper() for c in name) < 2:
+        if not _SHORT.match(name) or data.get("long_form"):
             continue
-        for other in by_initials.get(re.sub(r"[^a-z]", "", name.lower().removesuffix("s")), []):
+        letters = name[:-1] if name.endswith("s") and name[-2:-1].isupper() else name
+        for other in by_initials.get(letters.lower(), []):
             found.append((name, other["name"], "shared acronym letters"))
     return found
 

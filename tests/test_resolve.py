@@ -199,6 +199,7 @@ def test_same_words_but_for_endings(a, b, same):
 @pytest.mark.parametrize("name, expected", [
     ("XLM-R.", ("XLM-R", "")), ("U.S.", ("U.S.", "")), ("Node.js", ("Node.js", "")), ("ASP.NET", ("ASP.NET", "")),
     ("MetaFormer", ("MetaFormer", "")), ("GPT-4", ("GPT-4", "")), ("1.5M", None), ("10%", None), ("3D", ("3D", "")),
+    ("represen-", None), ("natural language process-", None), ("34k", None),
 ])
 def test_clean_name_keeps_names_and_refuses_numbers(name, expected):
     from paperkg.graph.names import clean_name
