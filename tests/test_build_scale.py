@@ -1,5 +1,5 @@
-"""The routes to a bigger build give the same graph: --jobs N, --from-extractions, and Dask shards
-from a LocalCluster of two workers (a few abstracts, rules-only pipeline)."""
+"""The routes to a bigger build give the same graph: --jobs N, --from-extractions, --update, the Python
+API, and Dask shards from a LocalCluster of two workers (a few abstracts, rules-only pipeline)."""
 from __future__ import annotations
 
 import sys
@@ -44,6 +44,27 @@ def test_from_extractions_builds_the_same_graph_without_extracting(one_job, tmp_
     saved.write_bytes((one_job / "extractions.jsonl").read_bytes())
     run_cli("build", "--from-extractions", str(saved), "-o", str(tmp_path / "rebuilt"))
     _same_graph(one_job, tmp_path / "rebuilt")
+
+
+def test_api_build_graph_writes_the_bytes_of_paperkg_build(papers, one_job, tmp_path):
+    """paperkg.build_graph, given the papers in another order, decides every node as the CLI does."""
+    import paperkg
+    from paperkg.graph.exports import write_json
+
+    records = list(paperkg.read_records(papers))[::-1]
+    write_json(paperkg.build_graph(records, nlp=paperkg.load_pipeline(rules_only=True)), tmp_path / "graph.json")
+    assert (tmp_path / "graph.json").read_bytes() == (one_job / "graph.json").read_bytes()
+
+
+def test_update_writes_the_bytes_of_a_full_build(papers, one_job, tmp_path):
+    """A first build of the last three papers (from their extraction lines), updated with all six."""
+    lines = (one_job / "extractions.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "last.jsonl").write_text("".join(lines[3:]))
+    out = tmp_path / "out"
+    run_cli("build", "--from-extractions", str(tmp_path / "last.jsonl"), "-o", str(out))
+    run_cli("build", str(papers), "-o", str(out), "--no-model", "--update")
+    for name in ("graph.json", "graph.graphml"):
+        assert (out / name).read_bytes() == (one_job / name).read_bytes(), name
 
 
 def test_from_extractions_reports_a_paper_given_twice(one_job, tmp_path):

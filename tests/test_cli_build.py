@@ -131,8 +131,8 @@ def test_update_with_no_new_papers_changes_nothing(built, corpus, tmp_path):
 
 @pytest.mark.slow
 def test_update_adds_only_new_papers(built, corpus, tmp_path):
-    """An update extracts only the new papers and then equals a full build: a name takes the type of its
-    first mention in paper-id order, so a new paper may retype a node ('kernel regression'). The first
+    """An update extracts only the new papers and then equals a full build: a name takes the type its
+    mentions in all papers vote for, so a new paper may retype a node ('kernel regression'). The first
     build holds the first file's papers (from the full build's extraction lines, not extracted again)."""
     files = sorted(corpus.glob("*.txt"))
     first_ids = {r.id for r in read_records(files[0])}

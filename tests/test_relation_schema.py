@@ -68,6 +68,6 @@ def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merg
         graph = builder.finalize()
         node = graph.nodes["method:vision transformer"]
         assert "method:vit" not in graph
-        assert "ViT" in node["aliases"] and node["merged_from"] == ["ViT (synonym)"]
-        assert node["merge_papers"] == ["p1"] and node["papers"] == 2
+        assert "ViT" in node["aliases"] and any(m.startswith("ViT [synonym-of: p1") for m in node["merged_from"])
+        assert node["papers"] == 2
         assert graph.has_edge("method:vision transformer", "task:image classification", key="USED_FOR")

@@ -1,0 +1,149 @@
+"""Split acronyms in a build: bare short-form nodes whose dominant definition is another node.
+
+    .venv/bin/python bench/acronym_split.py --slice /tmp/acl2020-21.jsonl          # write the ACL slice
+    .venv/bin/paperkg build /tmp/acl2020-21.jsonl -o /tmp/acl-out                    # build it
+    .venv/bin/python bench/acronym_split.py /tmp/acl-out/graph.json                  # count the splits
+    .venv/bin/python bench/acronym_split.py --slice /tmp/acl2023.jsonl --size 400 --year 2023
+    .venv/bin/python bench/acronym_split.py --sweep /tmp/acl-out/extractions.jsonl   # measure the share
+
+The slice is the fixed-seed 10,000-abstract ACL 2020-2021 sample: the ACL Anthology rows of
+../shared/corpus/abstracts/ from 2020 and 2021, shuffled with bench_scale.py's seed, the first
+10,000 in corpus order. A split is an entity node named by a bare short form ('NLP', no long
+form of its own) while another node carries that short form as its acronym; the dominant such
+definition (most papers) is printed with both nodes' papers. Also prints, for the 30 short forms
+in the most papers, whether each is one node with its long form.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus" / "abstracts" / "abstracts.jsonl.gz"
+SEED = 13  # bench_scale.py's
+SHORT_FORM = re.compile(r"^(?=.*[A-Z].*[A-Z])[A-Za-z0-9][\w\-.+/]*$")  # one word, two capitals or more
+
+
+def write_slice(target: Path, size: int = 10_000, years: tuple[int, ...] = (2020, 2021)) -> int:
+    """The fixed-seed ACL sample of `size` abstracts from `years`, as JSONL; returns its rows."""
+    with gzip.open(CORPUS, "rt", encoding="utf8") as handle:
+        rows = [line for line in handle
+                if (row := json.loads(line))["source"] == "acl-anthology" and row["year"] in years]
+    order = list(range(len(rows)))
+    random.Random(SEED).shuffle(order)
+    picked = [rows[i] for i in sorted(order[:size])]
+    target.write_text("".join(picked), encoding="utf8")
+    return len(picked)
+
+
+def splits(graph: dict) -> list[tuple[dict, dict]]:
+    """(bare node, dominant definition node) for each short form split from its definition."""
+    entities = [node for node in graph["nodes"] if node.get("label") != "Paper"]
+    defined: dict[str, list[dict]] = defaultdict(list)
+    for node in entities:
+        if node.get("acronym") and node.get("long_form"):
+            defined[_key(node["acronym"])].append(node)
+    found = []
+    for node in entities:
+        if node.get("long_form") or not SHORT_FORM.match(node["name"]):
+            continue
+        definitions = [d for d in defined.get(_key(node["name"]), []) if d["key"] != node["key"]]
+        if definitions:
+            found.append((node, max(definitions, key=lambda d: (d.get("papers", 0), d["key"]))))
+    return sorted(found, key=lambda pair: (-pair[0].get("papers", 0), pair[0]["key"]))
+
+
+def top_short_forms(graph: dict, count: int = 30) -> list[tuple[str, int, list[dict]]]:
+    """The `count` acronyms (short forms some node has a long form for) in the most papers, with every
+    node carrying or named by them."""
+    nodes: dict[str, list[dict]] = defaultdict(list)
+    for node in graph["nodes"]:
+        if node.get("label") == "Paper":
+            continue
+        if node.get("acronym"):
+            nodes[_key(node["acronym"])].append(node)
+        elif SHORT_FORM.match(node["name"]):
+            nodes[_key(node["name"])].append(node)
+    defined = {short: group for short, group in nodes.items() if any(n.get("long_form") for n in group)}
+    ranked = sorted(defined.items(), key=lambda item: (-sum(n.get("papers", 0) for n in item[1]), item[0]))
+    return [(short, sum(n.get("papers", 0) for n in group), group) for short, group in ranked[:count]]
+
+
+def sweep(extractions: Path, shares: list[float]) -> None:
+    """Build the graph from saved extraction lines once per dominant-share threshold; print the splits
+    left and how many short forms with rival definitions the threshold hands to their top one."""
+    from paperkg.core.schema import Extraction
+    from paperkg.graph import resolve
+    from paperkg.graph.builder import GraphBuilder
+
+    lines = extractions.read_text(encoding="utf8").splitlines()
+    print(f"{'share':>6} {'splits':>7} {'split papers':>13} {'rival senses merged':>20}")
+    for share in shares:
+        resolve.DOMINANT_SHARE = share
+        builder = GraphBuilder()
+        builder.add_all(Extraction.from_json(line, f"{extractions}:{n}") for n, line in enumerate(lines, 1))
+        rivals = sum(1 for senses in _senses(builder).values()
+                     if len(senses) > 1 and resolve._dominates(senses, max(senses, key=senses.get)))
+        graph = builder.finalize()
+        found = splits({"nodes": [data for _, data in graph.nodes(data=True)]})
+        print(f"{share:>6.2f} {len(found):>7} {sum(b.get('papers', 0) for b, _ in found):>13} {rivals:>20}")
+
+
+def _senses(builder) -> dict[str, dict[str, int]]:
+    """Short form -> {long form: papers defining it}, from the builder's papers before it finalises."""
+    senses: dict[str, Counter[str]] = defaultdict(Counter)
+    for entry in builder.papers.values():
+        for short, (form, _) in entry.defines.items():
+            senses[short][form] += 1
+    return senses
+
+
+def _key(short: str) -> str:
+    """The short form as compared: a plural 's' dropped ('LLMs' -> 'LLM')."""
+    return short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph", nargs="?", type=Path, help="graph.json of a build")
+    parser.add_argument("--slice", type=Path, help="write the ACL 2020-2021 sample to this JSONL file and stop")
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--year", type=int, action="append", help="years of the slice (default 2020 and 2021)")
+    parser.add_argument("--show", type=int, default=25, help="split nodes to print")
+    parser.add_argument("--sweep", type=Path, help="extractions.jsonl to build once per --share (the threshold measured)")
+    parser.add_argument("--share", type=float, action="append", help="dominant-share thresholds for --sweep")
+    args = parser.parse_args()
+    if args.slice:
+        years = tuple(args.year or (2020, 2021))
+        print(f"{write_slice(args.slice, args.size, years)} abstracts -> {args.slice}")
+        return
+    if args.sweep:
+        sweep(args.sweep, args.share or [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
+        return
+    if args.graph is None:
+        sys.exit("name a graph.json, or --slice FILE to write the sample")
+    graph = json.loads(args.graph.read_text(encoding="utf8"))
+    found = splits(graph)
+    print(f"{len(found)} bare short-form nodes whose dominant definition is another node")
+    for bare, definition in found[:args.show]:
+        print(f"  {bare['name']!r} ({bare.get('papers', 0)} papers, {bare['label']}) -> "
+              f"{definition['name']!r} ({definition.get('papers', 0)} papers, {definition['label']})")
+    top = top_short_forms(graph)
+    whole = [short for short, _, group in top if len(group) == 1]
+    joined = [short for short, _, group in top if all(n.get("long_form") for n in group)]
+    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with its long form; "
+          f"{len(joined)} have no bare node (the rest of 'other' are other long forms, each a paper's own)")
+    for short, papers, group in top:
+        shown = "; ".join(f"{n['name']} [{n['label']}, {n.get('papers', 0)}]" for n in group)
+        mark = "ok   " if short in whole else "other" if short in joined else "NO   "
+        print(f"  {mark} {short:10} {papers:5}  {shown}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Entity names as a node may carry them: junk spans refused, spelling artefacts repaired.
+
+Extraction sometimes hands over a span cut by a line-break hyphen ('represen-'), glued to the
+next sentence ('CARE.Github Repository') or word ('BLEUOur'), spaced inside a hyphen
+('off- the-shelf LLM'), or a bare number ('34k'). `clean_name` gives the repaired name and the
+rule that repaired it (kept as merge evidence on the node), or None for a name that is no name.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+# Capitalised words that open an English sentence in an abstract; one glued to a name
+# ('BLEUOur', 'SQuADThe') is the next sentence's first word after a lost full stop.
+# Short words that also end product names ('PlugIn', 'AddOn', 'BigCode') are left out.
+SENTENCE_OPENERS = frozenset((
+    "Our", "We", "The", "This", "These", "Those", "Its", "Their", "Here", "Finally", "Moreover",
+    "However", "Furthermore", "Additionally", "Experiments", "Experimental", "Results", "Also",
+    "Further", "Overall", "Extensive", "Evaluation", "Evaluations", "Empirical", "Specifically", "Thus",
+    "Hence", "Besides", "Compared", "Unlike", "Experimentally", "Lastly",
+))
+
+_NUMBER = re.compile(r"^[~≈<>±+-]?\d[\d.,]*\s*(?:[kKMBbx×%]|bn|K\+?|M\+?)?$")
+_CUT = re.compile(r"\w-$")
+_GLUED_SENTENCE = re.compile(r"^(\S*[A-Za-z0-9)\]][A-Za-z0-9)\]])\.([A-Z][a-z]+)\b")
+_GLUED_WORD = re.compile(r"^(.*[A-Za-z0-9])([A-Z][a-z]+)$")
+_SPACED_HYPHEN = re.compile(r"(?<=\w)(?:-\s+|\s+-)(?=\w)")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+class CleanName(NamedTuple):
+    """A usable name and the repair that made it ('' when the name was fine)."""
+
+    name: str
+    rule: str
+
+
+@lru_cache(maxsize=1 << 16)  # names repeat across papers
+def clean_name(name: str) -> CleanName | None:
+    """The name a node may carry, or None for a span that is no name (a number, a word cut at a hyphen)."""
+    text = " ".join(name.split()).rstrip(",;:")
+    if text.endswith(".") and text.count(".") == 1:  # a sentence's full stop ('XLM-R.'), not 'U.S.'
+        text = text[:-1]
+    if not _LETTER.search(text) or _NUMBER.match(text) or _CUT.search(text):
+        return None
+    rule = ""
+    glued = _GLUED_SENTENCE.match(text)
+    if glued:
+        text, rule = glued.group(1), "glued-sentence"
+    else:
+        word = _GLUED_WORD.match(text)
+        if word and word.group(2) in SENTENCE_OPENERS and len(word.group(1)) >= 2:
+            text, rule = word.group(1), "glued-word"
+    spaced = _SPACED_HYPHEN.sub("-", text)
+    if spaced != text:
+        text, rule = spaced, rule or "hyphen-spacing"
+    if not _LETTER.search(text) or _NUMBER.match(text):
+        return None
+    return CleanName(text, rule)

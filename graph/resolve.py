@@ -1,0 +1,203 @@
+"""Corpus-level decisions the builder takes once every paper is in: what a bare short form stands for,
+which names are one entity, an entity's type and the name it goes by.
+
+Every decision is a function of counts over the whole corpus (papers, weighted votes) with ties
+broken by the names themselves, so the graph does not depend on the order papers arrive in.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from paperkg.core.schema import NodeLabel
+
+# A short form resolves corpus-wide to its dominant definition when that definition holds at least
+# this share of the papers defining the short form (measured on the ACL 2020-2021 slice: README,
+# "Acronyms, types and junk names").
+DOMINANT_SHARE = 0.5
+# A definition is a sense of its own (bare mentions choose between senses by their paper's
+# entities) when this many papers define it.
+SENSE_PAPERS = 2
+# A definition of a short form in at most this share of its papers, spelt with the main definition's
+# words but for their endings, is a spelling of it ('natural language process-ing').
+VARIANT_SHARE = 0.1
+_FUNCTION_WORDS = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
+# Type votes: a mention counts its confidence, times its extractor's weight: a curated lexicon
+# entry, a cue ('the X dataset') and an acronym definition (the model's type for the long form)
+# say most; a capitalised name's type is a guess from its neighbours.
+SOURCE_WEIGHT = {"lexicon": 3.0, "cue": 2.0, "acronym": 2.0, "model": 1.0, "name": 0.5}
+LABEL_ORDER = tuple(label.value for label in NodeLabel if label is not NodeLabel.PAPER)
+
+
+def type_weight(label: str, source: str, confidence: float) -> float:
+    """One mention's vote for its label."""
+    return confidence * SOURCE_WEIGHT.get(source, 1.0)
+
+
+def vote_label(votes: Counter[str]) -> str:
+    """The label with the most weight; a tie goes to the label first in the schema's order."""
+    return min(votes, key=lambda label: (-round(votes[label], 6), LABEL_ORDER.index(label)))
+
+
+def vote_name(papers_by_name: dict[str, set[str]], preferred: set[str]) -> str:
+    """The name most papers use, among case variants of one canonical form the most used variant;
+    names in `preferred` (repaired-free surface forms) win over repaired ones at equal use."""
+    by_form: dict[str, Counter[str]] = defaultdict(Counter)
+    for name, papers in papers_by_name.items():
+        by_form[name.lower()][name] = len(papers)
+    form = min(by_form, key=lambda f: (-_papers(papers_by_name, by_form[f]), f))
+    return min(by_form[form], key=lambda name: (name not in preferred, -by_form[form][name], name))
+
+
+def _papers(papers_by_name: dict[str, set[str]], names: Iterable[str]) -> int:
+    return len(set().union(*(papers_by_name[name] for name in names)))
+
+
+class UnionFind:
+    """Groups of name forms merged into one entity; the root of a group is its smallest form."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, form: str) -> str:
+        """The root of the form's group."""
+        root = form
+        while self.parent.get(root, root) != root:
+            root = self.parent[root]
+        while form != root:
+            self.parent[form], form = root, self.parent.get(form, form)
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        """One group for both forms."""
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+@dataclass
+class ShortForms:
+    """The definitions of each short form across the corpus, with the entities around each sense."""
+
+    papers: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    context: dict[tuple[str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    defined_in: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+
+    def define(self, short: str, form: str, name: str, context: Iterable[str], paper: str = "",
+               weight: int = 1) -> None:
+        """`paper` (or `weight` papers of an earlier graph) defines `short` as `name` (grouped as `form`),
+        among the entities `context`."""
+        self.papers[short][form] += weight
+        self.context[short, form].update(set(context) - {form})
+        self.spellings[form][name] += weight
+        if paper:
+            self.defined_in[short, form].add(paper)
+
+    def name(self, form: str) -> str:
+        """A definition's long form as most papers write it."""
+        spellings = self.spellings[form]
+        return min(spellings, key=lambda name: (-spellings[name], name))
+
+    def fold_variants(self) -> list[tuple[str, str, str]]:
+        """Fold into a short form's main definition each other one that is the same words once the short
+        forms inside are written out ('multilingual BART'), and each rare spelling of it ('natural
+        language process'); returns (short, variant form, main form) for each."""
+        expand = {short: self.name(main) for short, main in self._dominant().items()}
+        folded = []
+        for short in sorted(self.papers):
+            senses = self.papers[short]
+            main = min(senses, key=lambda form: (-senses[form], form))
+            total = sum(senses.values())
+            written_out = _content_words(_expand(self.name(main), expand))
+            for form in sorted(senses):
+                words = _content_words(_expand(self.name(form), expand))
+                if form != main and (words == written_out or senses[form] <= VARIANT_SHARE * total
+                                     and same_words(" ".join(words), " ".join(written_out))):
+                    senses[main] += senses.pop(form)
+                    self.context[short, main].update(self.context.pop((short, form), Counter()))
+                    folded.append((short, form, main))
+        return folded
+
+    def _dominant(self) -> dict[str, str]:
+        """Short form -> the form of the definition holding DOMINANT_SHARE of its papers, where one does."""
+        found = {}
+        for short, senses in self.papers.items():
+            top = min(senses, key=lambda form: (-senses[form], form))
+            if _dominates(senses, top):
+                found[short] = top
+        return found
+
+    def resolve(self, short: str, context: set[str]) -> tuple[str, str] | None:
+        """(form, rule) a bare `short` in a paper with entities `context` stands for, or None. Among the
+        senses several papers define, the paper's other entities choose (naive Bayes, each sense's prior
+        its papers); the choice stands when its posterior reaches DOMINANT_SHARE."""
+        senses = self.papers.get(short)
+        if not senses:
+            return None
+        top = min(senses, key=lambda form: (-senses[form], form))
+        real = sorted(form for form, count in senses.items() if count >= SENSE_PAPERS)
+        if len(real) < 2:
+            return (top, "acronym-dominant") if _dominates(senses, top) else None
+        posterior = self._posterior(short, real, context)
+        best = min(real, key=lambda form: (-posterior[form], form))
+        if posterior[best] < DOMINANT_SHARE or posterior[best] == max(
+                (p for form, p in posterior.items() if form != best), default=0.0):
+            return None
+        return best, "acronym-dominant" if best == top else "acronym-context"
+
+    def _posterior(self, short: str, senses: list[str], context: set[str]) -> dict[str, float]:
+        """P(sense | the paper's entities) over `senses`; an entity's rate under a sense is smoothed
+        towards its rate under all of them, and entities none of them met say nothing."""
+        counts = {form: self.papers[short][form] for form in senses}
+        total = sum(counts.values())
+        pooled = Counter()
+        for form in senses:
+            pooled.update({c: self.context[short, form][c] for c in context if self.context[short, form][c]})
+        scores = {}
+        for form in senses:
+            seen = self.context[short, form]
+            scores[form] = math.log(counts[form]) + sum(
+                math.log((seen[c] + pooled[c] / total) / (counts[form] + 1)) for c in pooled)
+        best = max(scores.values())
+        weights = {form: math.exp(score - best) for form, score in scores.items()}
+        return {form: weight / sum(weights.values()) for form, weight in weights.items()}
+
+
+def _dominates(senses: Counter[str], top: str) -> bool:
+    """The top definition holds DOMINANT_SHARE of the papers and more than any other (no 1:1 coin toss)."""
+    rivals = [count for form, count in senses.items() if form != top]
+    return senses[top] >= DOMINANT_SHARE * sum(senses.values()) and senses[top] > max(rivals, default=0)
+
+
+def same_words(a: str, b: str) -> bool:
+    """Two names with the same words but for endings ('pre-trained language model', 'pre-training
+    language models'; 'question and answering', 'question answering')."""
+    words_a, words_b = _content_words(a), _content_words(b)
+    return len(words_a) == len(words_b) and all(_same_stem(x, y) for x, y in zip(words_a, words_b))
+
+
+def _expand(name: str, expand: dict[str, str]) -> str:
+    """The name with the short forms among its words written out ('neural MT' -> 'neural machine translation')."""
+    return " ".join(expand.get(word, word) for word in name.split())
+
+
+def _content_words(name: str) -> list[str]:
+    """A name's words, lower-case, without function words and plural 's'."""
+    return [word.removesuffix("s") if len(word) > 3 else word
+            for word in re.split(r"[\s\-/]+", name.lower()) if word and word not in _FUNCTION_WORDS]
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """One word but for its ending ('trained', 'training'), not a noun and its gerund ('model', 'modelling')."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if long in (short + "ing", short + short[-1] + "ing", short.removesuffix("e") + "ing"):
+        return False
+    shared = len(os.path.commonprefix([a, b]))
+    return shared >= 4 and shared >= 0.7 * len(short)

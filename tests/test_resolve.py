@@ -1,0 +1,207 @@
+"""One thing, one node: junk names refused or repaired, short forms resolved as the corpus uses them, one
+type per entity; built through the real pipeline from small texts (sentences from real abstracts)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import paperkg
+from paperkg.core.schema import PaperRecord
+from paperkg.graph.builder import GraphBuilder
+from paperkg.graph.exports import write_json
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return paperkg.load_pipeline()
+
+
+def _build(nlp, texts, prefix="p"):
+    records = [PaperRecord(id=f"{prefix}{index:02d}", abstract=text) for index, text in enumerate(texts)]
+    return paperkg.build_graph(records, nlp=nlp)
+
+
+def _entities(graph):
+    return {key: data for key, data in graph.nodes(data=True) if data["label"] != "Paper"}
+
+
+def _names(graph):
+    return {data["name"] for data in _entities(graph).values()}
+
+
+def _extracted_names(nlp, text):
+    (record,) = paperkg.extract_records([PaperRecord(id="x", abstract=text)], nlp)
+    return {mention.name for mention in record.entities if mention.node}
+
+
+@pytest.mark.parametrize("text, junk, node, rule", [
+    ("Our method outperforms baselines by up to +2.46 BLEUOur code will be released upon acceptance.",
+     "BLEUOur", "BLEU", "glued-word"),
+    ("We introduce CARE for collaborative reading. See the open source implementation of "
+     "CARE.Github Repository Live Demo: https://github.com/UKPLab/CARE", "CARE.Github Repository Live Demo",
+     "CARE", "glued-sentence"),
+    ("We prompt an off- the-shelf LLM to label data.", "off- the-shelf LLM", "off-the-shelf LLM", "hyphen-spacing"),
+    ("Lexical-semantic resources (LSR) such as dictionaries form valuable foundation of numerous natural "
+     "language process- ing (NLP) tasks.", "natural language process-", "natural language processing",
+     "hyphenation"),
+])
+def test_a_glued_or_cut_name_joins_the_node_of_its_repaired_name(nlp, text, junk, node, rule):
+    assert junk in _extracted_names(nlp, text)  # the pipeline does hand the junk name over
+    graph = _build(nlp, [text])
+    assert junk not in _names(graph)
+    (data,) = [d for d in _entities(graph).values() if d["name"].lower() == node.lower()]
+    assert any(line.startswith(f"{junk} [{rule}: p00") for line in data["merged_from"])
+    assert junk not in data["aliases"]
+
+
+def test_a_number_is_no_node(nlp):
+    text = "We present KosBi, a new social bias dataset of 34k pairs of contexts and sentences in Korean."
+    assert "34k" in _extracted_names(nlp, text)
+    assert "34k" not in _names(_build(nlp, [text]))
+
+
+def test_a_lexicon_head_does_not_capture_every_qualified_reading(nlp):
+    graph = _build(nlp, ["We apply denoising to speech signals with a new filter.",
+                         "Image denoising is a classic problem. We also study image inpainting."])
+    assert {"denoising", "image denoising"} <= {d["name"].lower() for d in _entities(graph).values()}
+    assert graph.has_edge("paper:p00", "task:denoising") or graph.has_edge("paper:p00", "method:denoising")
+
+
+def test_a_paper_bare_head_joins_its_one_qualified_term(nlp):
+    graph = _build(nlp, ["We study machine translation. Translation quality improves with our method.",
+                         "We study poems. Our method improves translation."])
+    mt = next(d for d in _entities(graph).values() if d["name"] == "machine translation")
+    assert mt["papers"] == 1 and any("head-ellipsis: p00" in line for line in mt["merged_from"])
+    assert graph.has_edge("paper:p01", "task:translation")  # no machine translation there: it stays apart
+
+
+NLP_TEXTS = [
+    "Natural language processing (NLP) has advanced rapidly with pretrained transformers.",
+    "We survey NLP for low-resource languages and discuss open problems in NLP research.",
+    "Recent work in NLP uses large language models for question answering.",
+    "Natural language processing (NLP) tools support clinical text mining.",
+]
+
+
+def test_nlp_and_natural_language_processing_are_one_node_of_one_type(nlp):
+    graph = _build(nlp, NLP_TEXTS)
+    nodes = [d for d in _entities(graph).values() if d["name"] in ("NLP", "Natural language processing",
+                                                                   "natural language processing")]
+    assert len(nodes) == 1
+    assert nodes[0].get("acronym") == "NLP" and nodes[0]["papers"] == 4
+
+
+def _record(paper_id, entities, abstract="S."):
+    from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION, Extraction
+
+    return Extraction.from_dict({
+        SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": abstract}, "sentences": [abstract],
+        "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "model", "confidence": 0.8,
+                           "role": "mentions", "acronym": None}, **e) for e in entities],
+        "acronyms": [], "undefined_acronyms": [], "relations": []}, "test")
+
+
+def _sense(name, label="Task"):
+    return {"text": name, "name": name, "label": label, "acronym": "NLI"}
+
+
+def _bare(label="Task"):
+    return {"text": "NLI", "name": "NLI", "label": label}
+
+
+def _other(name):
+    return {"text": name, "name": name, "label": "Method"}
+
+
+NLI_RECORDS = [
+    *[_record(f"inf{i}", [_sense("natural language inference"), _other("SNLI"), _other("entailment model")])
+      for i in range(5)],
+    *[_record(f"nat{i}", [_sense("native language identification"), _other("learner essay"), _other("L1 corpus")])
+      for i in range(2)],
+    _record("z1", [_bare(), _other("learner essay")]),   # points to identification
+    _record("z2", [_bare(), _other("SNLI")]),            # points to inference
+    _record("z3", [_bare()]),                             # no context: the dominant sense
+]
+
+
+def test_a_short_form_with_two_senses_stays_two_nodes_and_bare_mentions_follow_their_paper():
+    builder = GraphBuilder()
+    builder.add_all(NLI_RECORDS)
+    graph = builder.finalize()
+    inference, identification = "task:natural language inference", "task:native language identification"
+    assert graph.has_edge("paper:z1", identification) and not graph.has_edge("paper:z1", inference)
+    assert graph.has_edge("paper:z2", inference) and graph.has_edge("paper:z3", inference)
+    assert "task:nli" not in graph
+
+
+def test_an_entity_takes_the_type_most_of_its_mentions_give_whatever_the_order():
+    records = [_record("a", [_other("FooNet") | {"label": "Dataset"}]),
+               *[_record(f"b{i}", [_other("FooNet")]) for i in range(3)]]
+    graphs = []
+    for seed in range(3):
+        random.Random(seed).shuffle(records)
+        builder = GraphBuilder()
+        builder.add_all(records)
+        graphs.append(builder.finalize())
+    assert all("method:foonet" in graph and "dataset:foonet" not in graph for graph in graphs)
+
+
+def test_the_builder_gives_the_same_bytes_in_any_paper_order(tmp_path):
+    outputs = []
+    for seed in range(3):
+        records = list(NLI_RECORDS)
+        random.Random(seed).shuffle(records)
+        builder = GraphBuilder()
+        builder.add_all(records)
+        write_json(builder.finalize(), tmp_path / f"{seed}.json")
+        outputs.append((tmp_path / f"{seed}.json").read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_merge_makes_two_names_one_node_with_its_evidence():
+    builder = GraphBuilder()
+    builder.add_all([_record("a", [_other("XLM-R")]), _record("b", [_other("XLM-RoBERTa")])])
+    builder.merge("XLM-R", "XLM-RoBERTa", "synonym-of", "a")
+    graph = builder.finalize()
+    (node,) = _entities(graph).values()
+    other = ({"XLM-R", "XLM-RoBERTa"} - {node["name"]}).pop()
+    assert node["papers"] == 2 and node["merged_from"] == [f"{other} [synonym-of: a]"]
+
+
+def test_a_rare_spelling_of_a_short_form_s_definition_joins_the_main_one():
+    main = [_record(f"m{i}", [{"text": "neural machine translation", "name": "neural machine translation",
+                               "label": "Task", "acronym": "NMT"},
+                              {"text": "machine translation", "name": "machine translation", "label": "Task",
+                               "acronym": "MT"}]) for i in range(12)]
+    rare = _record("r", [{"text": "neural MT", "name": "neural MT", "label": "Task", "acronym": "NMT"}])
+    builder = GraphBuilder()
+    builder.add_all([*main, rare])
+    graph = builder.finalize()
+    node = graph.nodes["task:neural machine translation"]
+    assert graph.has_edge("paper:r", "task:neural machine translation") and node["papers"] == 13
+    assert node["merged_from"] == ["neural MT [acronym-variant: r]"]
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("pre-trained language model", "pre-training language models", True),
+    ("question and answering", "question answering", True),
+    ("language model", "language modeling", False),          # a thing and what it does are two things
+    ("natural language generation", "neural language generation", False),
+    ("native language identification", "natural language inference", False),
+])
+def test_same_words_but_for_endings(a, b, same):
+    from paperkg.graph.resolve import same_words
+
+    assert same_words(a, b) is same
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("XLM-R.", ("XLM-R", "")), ("U.S.", ("U.S.", "")), ("Node.js", ("Node.js", "")), ("ASP.NET", ("ASP.NET", "")),
+    ("MetaFormer", ("MetaFormer", "")), ("GPT-4", ("GPT-4", "")), ("1.5M", None), ("10%", None), ("3D", ("3D", "")),
+    ("represen-", None), ("natural language process-", None), ("34k", None),
+])
+def test_clean_name_keeps_names_and_refuses_numbers(name, expected):
+    from paperkg.graph.names import clean_name
+
+    assert clean_name(name) == (None if expected is None else tuple(expected))
