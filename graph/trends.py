@@ -167,7 +167,7 @@ def occurrences(graph: nx.MultiDiGraph) -> Occurrences:
     years, titles, undated = {}, {}, 0
     for key, data in graph.nodes(data=True):
         if data.get("label") == NodeLabel.PAPER:
-            year = _year(data.get("year"))
+            year = paper_year(data.get("year"))
             if year is None:
                 undated += 1
             else:
@@ -278,7 +278,7 @@ def _with_papers(records: dict[str, EntityTrend], wanted: dict[str, tuple[list[s
     return dict(sorted(records.items()))
 
 
-def _year(value: object) -> int | None:
+def paper_year(value: object) -> int | None:
     """A publication year as an int (graph.json keeps ints, GraphML may give strings)."""
     try:
         return int(str(value)) if value not in (None, "") else None
