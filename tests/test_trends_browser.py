@@ -16,6 +16,7 @@ from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, hostile
 
 import paperkg
 from paperkg.viz.trends_page import write_trends_page
+from paperkg.viz.views import render_views
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -94,4 +95,17 @@ def test_hostile_text_is_shown_as_text_and_never_runs(context: BrowserContext, p
     for where in ("#panel", "#bursts", "#rising", "#fading", "header"):
         assert page.evaluate(f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
     assert page.evaluate("document.querySelectorAll('script').length") == 2  # data, page
+    _assert_clean(page, log)
+
+
+def test_graph_html_entity_panel_has_papers_per_year_and_first_year(context: BrowserContext, tmp_path: Path) -> None:
+    render_views(bursting_hostile_graph(), tmp_path)
+    page, log = open_page(context, tmp_path / "graph.html")
+    page.fill("#search", "xssnet")
+    page.wait_for_selector("#results li")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#panel:not([hidden])")
+    assert "Papers per year 2015–2025 · first seen 2020" in page.inner_text("#panel")
+    bars = page.eval_on_selector_all("#panel svg.sparkline rect", "rs => rs.map(r => r.textContent)")
+    assert len(bars) == 11 and bars[0] == "2015: 0 papers" and bars[7] == "2022: 6 papers"
     _assert_clean(page, log)
