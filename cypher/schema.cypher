@@ -25,3 +25,10 @@ CREATE INDEX concept_acronym IF NOT EXISTS FOR (n:Concept) ON (n.acronym);
 
 CREATE FULLTEXT INDEX paperkg_names IF NOT EXISTS
 FOR (n:Paper|Method|Task|Dataset|Metric|Concept) ON EACH [n.name, n.aliases, n.long_form];
+
+// Trend properties set on push (first year seen; the strongest burst), for `entered_in` and browsing.
+CREATE INDEX method_first_year IF NOT EXISTS FOR (n:Method) ON (n.first_year);
+CREATE INDEX task_first_year IF NOT EXISTS FOR (n:Task) ON (n.first_year);
+CREATE INDEX dataset_first_year IF NOT EXISTS FOR (n:Dataset) ON (n.first_year);
+CREATE INDEX metric_first_year IF NOT EXISTS FOR (n:Metric) ON (n.first_year);
+CREATE INDEX concept_first_year IF NOT EXISTS FOR (n:Concept) ON (n.first_year);

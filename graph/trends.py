@@ -200,8 +200,9 @@ def trends(graph: nx.MultiDiGraph, **options: Any) -> Trends:
 
 def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | None = None,
                    window: int = WINDOW, min_papers: int = MIN_PAPERS, s: float = STATE_RATIO,
-                   gamma: float = GAMMA) -> Trends:
-    """Series, first years and papers, bursts and slopes of every entity with papers in since..until."""
+                   gamma: float = GAMMA, with_papers: bool = True) -> Trends:
+    """Series, first years, bursts and slopes of every entity with papers in since..until; with_papers adds
+    the papers (and sentences) of each entity's first year and bursts."""
     dated = occ.years.values()
     if not dated:
         return Trends((), (), (0, 0), {}, occ.undated, {"s": s, "gamma": gamma})
@@ -230,7 +231,7 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
         if sum(counts.values()) >= min_papers or bursts:
             wanted[key] = (_papers_in(occ, papers, first_year, FIRST_PAPERS),
                            [_papers_in(occ, papers, start, BURST_PAPERS) for start, _, _ in bursts])
-    return Trends(years, totals, span, _with_papers(records, wanted, occ), occ.undated,
+    return Trends(years, totals, span, _with_papers(records, wanted, occ) if with_papers else records, occ.undated,
                   {"s": s, "gamma": gamma, "window": window, "min_papers": min_papers})
 
 

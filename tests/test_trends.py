@@ -119,3 +119,16 @@ def test_wrong_input_is_one_sentence(graph_file: Path, tmp_path: Path, args: lis
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_pushed_entities_carry_first_year_and_strongest_burst(graph_file: Path) -> None:
+    from paperkg.cypher.rows import graph_rows
+
+    rows = graph_rows(read_graph(graph_file))
+    props = {row["key"]: row["props"] for row in rows.nodes["Method"]}
+    bert = props["method:bert"]
+    assert (bert["first_year"], bert["burst_start"], bert["burst_end"]) == (2019, 2019, 2020)
+    assert bert["burst_strength"] > 0
+    nmt = {row["key"]: row["props"] for row in rows.nodes["Task"]}["task:neural machine translation"]
+    assert nmt["first_year"] == 2014
+    assert all("first_year" not in row["props"] for row in rows.nodes["Paper"])
