@@ -15,13 +15,14 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from paperkg.core.schema import PAPER_REL_TYPES, NodeLabel
 
 from .bursts import GAMMA, STATE_RATIO, detect_bursts
+
+if TYPE_CHECKING:  # `paperkg trends` reads graph.json without NetworkX (trends_file.py)
+    import networkx as nx
 
 WINDOW = 5            # years over which risers and fallers are measured (the last ones of the range)
 MIN_PAPERS = 3        # papers an entity needs in the window to be ranked as rising or fading
