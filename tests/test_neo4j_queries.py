@@ -227,8 +227,8 @@ def test_rising(neo4j_target, dated):
         expected = sorted((key for key, change in changes.items() if change > 0), key=lambda k: (-changes[k], k))[:5]
         assert [row["key"] for row in rows] == expected and expected
         assert [row["change"] for row in rows] == pytest.approx([changes[key] for key in expected])
-    [top] = run(neo4j_target, "rising", since=2014, until=2020, limit=1)
-    assert top["key"] == "task:neural machine translation" and (top["before"], top["after"]) == (1, 7)
+    [top] = run(neo4j_target, "rising", since=2015, until=2021, limit=1)
+    assert top["key"] == "task:neural machine translation" and (top["before"], top["after"]) == (2, 8)
 
 
 def test_entered_in(neo4j_target, dated):
