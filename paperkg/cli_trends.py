@@ -97,6 +97,7 @@ def register(app: typer.Typer) -> None:
         min_papers: Annotated[int, typer.Option(help="Papers an entity needs in the window to be ranked as rising or fading.")] = 3,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON (for scripts) instead of tables.")] = False,
         output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Also write the trends page (an .html file, or a folder for trends.html).")] = None,
+        title: Annotated[Optional[str], typer.Option(help="Title of the trends page.")] = None,
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
         from paperkg.graph.trends_file import read_trends
@@ -121,5 +122,5 @@ def register(app: typer.Typer) -> None:
             from paperkg.viz.trends_page import write_trends_page
 
             target = output if output.suffix.lower() == ".html" else output / "trends.html"
-            write_trends_page(trends, target, types=types, top=top, title=f"paperkg trends · {graph_file.parent.name or graph_file.name}")
+            write_trends_page(trends, target, types=types, top=top, title=title or f"paperkg trends · {graph_file.parent.name or graph_file.name}")
             Console(stderr=True).print(f"wrote {escape(str(target))}", highlight=False)
