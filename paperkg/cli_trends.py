@@ -47,7 +47,7 @@ def report(trends: Trends, types: list[str], top: int) -> dict[str, object]:
 
 def tables(trends: Trends, types: list[str], top: int) -> list[Table]:
     """The three terminal tables: strongest bursts, steepest risers, steepest fallers."""
-    burst_table = Table("entity", "type", "first year", "papers", "burst", "strength",
+    burst_table = Table("entity", "type", "first", "papers", "burst", "strength",
                         title=f"Strongest bursts (Kleinberg, s={trends.parameters['s']:g}, "
                               f"gamma={trends.parameters['gamma']:g})")
     for entity in trends.bursts(top, types):
@@ -59,8 +59,9 @@ def tables(trends: Trends, types: list[str], top: int) -> list[Table]:
     result = [burst_table]
     for title, chosen in ((f"Rising {start}-{end}", trends.rising(top, types)),
                           (f"Fading {start}-{end}", trends.fading(top, types))):
-        table = Table("entity", "type", "first year", f"papers {start}-{end}", f"share {start}", f"share {end}",
-                      "slope (pp/yr)", title=f"{title} (share of the year's papers; least-squares slope)")
+        table = Table("entity", "type", "first", "papers", f"share {start}", f"share {end}", "pp/yr",
+                      title=f"{title}: share of each year's papers, least-squares slope in percentage points a year; "
+                            f"papers in {start}-{end}")
         for entity in chosen:
             table.add_row(escape(entity.name), entity.type, str(entity.first_year),
                           f"{_papers_between(entity, start, end):,}", _percent(entity.share(start)),
