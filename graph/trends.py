@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from paperkg.core.schema import PAPER_REL_TYPES, NodeLabel
@@ -203,81 +203,92 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
                    window: int = WINDOW, min_papers: int = MIN_PAPERS, s: float = STATE_RATIO,
                    gamma: float = GAMMA, with_papers: bool = True) -> Trends:
     """Series, first years, bursts and slopes of every entity with papers in since..until; with_papers adds
-    the papers (and sentences) of each entity's first year and bursts."""
+    the papers (and sentences) of the first year and bursts of every entity in at least min_papers papers."""
+    parameters = {"s": s, "gamma": gamma, "window": window, "min_papers": min_papers}
     dated = occ.years.values()
-    if not dated:
-        return Trends((), (), (0, 0), {}, occ.undated, {"s": s, "gamma": gamma})
-    first = max(min(dated), since) if since is not None else min(dated)
-    last = min(max(dated), until) if until is not None else max(dated)
-    if first > last:
-        return Trends((), (), (first, last), {}, occ.undated, {"s": s, "gamma": gamma})
+    first = max(min(dated, default=0), since or 0)
+    last = min(max(dated, default=0), until) if until is not None else max(dated, default=0)
+    if not dated or first > last:
+        return Trends((), (), (first, last), {}, occ.undated, parameters)
     years = tuple(range(first, last + 1))
     per_year = Counter(y for y in dated if first <= y <= last)
     totals = tuple(per_year.get(y, 0) for y in years)
-    span = (max(first, last - window + 1), last)
-    records, wanted = {}, {}
+    window_years = _Window(max(first, last - window + 1), last, totals, first)
+    can_burst = gamma * math.log(len(years)) / math.log(s)  # fewer papers can never pay for a burst
+    year_of, records = occ.years, {}
     for key, papers in occ.papers_of.items():
-        all_years = [occ.years[p] for p in papers]
-        counts = Counter(y for y in all_years if first <= y <= last)
+        if len(papers) == 1:  # most of a corpus' entities: no burst, and no slope unless min_papers is 1
+            y = year_of[papers[0]]
+            if first <= y <= last:
+                kind, name = occ.entities[key]
+                series = (YearCount(y, 1, 1 / totals[y - first]),)
+                records[key] = EntityTrend(key, name, kind, 1, y, series,
+                                           slope=window_years.slope(series, min_papers) if min_papers <= 1 else None)
+            continue
+        all_years = [year_of[p] for p in papers]
+        counts: dict[int, int] = {}
+        for y in all_years:
+            if first <= y <= last:
+                counts[y] = counts.get(y, 0) + 1
         if not counts:
             continue
+        total = sum(counts.values())
         series = tuple(YearCount(y, n, n / totals[y - first]) for y, n in sorted(counts.items()))
-        first_year = min(all_years)
-        bursts = [(years[b.first], years[b.last], b.strength)
-                  for b in _bursts(counts, years, totals, s, gamma)]
+        bursts = () if total <= can_burst else tuple(
+            Burst(years[b.first], years[b.last], round(b.strength, 4))
+            for b in detect_bursts([counts.get(y, 0) for y in years], totals, s, gamma))
         kind, name = occ.entities[key]
-        records[key] = EntityTrend(key, name, kind, sum(counts.values()), first_year, series,
-                                   slope=_slope(series, totals, first, span, min_papers), bursts=tuple(
-                                       Burst(start, end, round(strength, 4)) for start, end, strength in bursts))
-        if sum(counts.values()) >= min_papers or bursts:
-            wanted[key] = (_papers_in(occ, papers, first_year, FIRST_PAPERS),
-                           [_papers_in(occ, papers, start, BURST_PAPERS) for start, _, _ in bursts])
-    return Trends(years, totals, span, _with_papers(records, wanted, occ) if with_papers else records, occ.undated,
-                  {"s": s, "gamma": gamma, "window": window, "min_papers": min_papers})
+        records[key] = EntityTrend(key, name, kind, total, min(all_years), series, bursts=bursts,
+                                   slope=window_years.slope(series, min_papers) if total >= min_papers else None)
+    found = Trends(years, totals, (window_years.first, last), dict(sorted(records.items())), occ.undated, parameters)
+    if not with_papers:
+        return found
+    return add_papers(found, occ, [key for key, e in found.entities.items() if e.papers >= min_papers or e.bursts])
 
 
-def _bursts(counts: Counter, years: tuple[int, ...], totals: tuple[int, ...], s: float, gamma: float) -> list:
-    """Burst spans of one entity's yearly counts; none without the papers to pay for entering a burst."""
-    if sum(counts.values()) * math.log(s) <= gamma * math.log(len(years)):
-        return []
-    return detect_bursts([counts.get(y, 0) for y in years], totals, s, gamma)
+class _Window:
+    """The window's years that have papers, for least-squares slopes of shares over them."""
+
+    def __init__(self, first: int, last: int, totals: tuple[int, ...], start: int) -> None:
+        self.first, self.last = first, last
+        self.xs = [y for y in range(first, last + 1) if totals[y - start]]
+        self.mean = sum(self.xs) / len(self.xs) if self.xs else 0.0
+        self.spread = sum((x - self.mean) ** 2 for x in self.xs)
+
+    def slope(self, series: tuple[YearCount, ...], min_papers: int) -> float | None:
+        """Slope of the share in percentage points a year (None: fewer than min_papers papers in the window)."""
+        inside = [p for p in series if self.first <= p.year <= self.last]
+        if sum(p.papers for p in inside) < min_papers or len(self.xs) < 2:
+            return None
+        return round(100 * sum((p.year - self.mean) * p.share for p in inside) / self.spread, 6)
 
 
-def _slope(series: tuple[YearCount, ...], totals: tuple[int, ...], first: int, span: tuple[int, int],
-           min_papers: int) -> float | None:
-    """Least-squares slope of the share over the window's years that have papers, in percentage points a year."""
-    inside = [p for p in series if span[0] <= p.year <= span[1]]
-    if sum(p.papers for p in inside) < min_papers:
-        return None
-    xs = [y for y in range(span[0], span[1] + 1) if totals[y - first]]
-    if len(xs) < 2:
-        return None
-    mean = sum(xs) / len(xs)
-    spread = sum((x - mean) ** 2 for x in xs)
-    return round(100 * sum((p.year - mean) * p.share for p in inside) / spread, 6)
-
-
-def _papers_in(occ: Occurrences, papers: list[str], year: int, limit: int) -> list[str]:
-    """The first `limit` papers (by key) of `year`."""
-    return sorted(p for p in papers if occ.years[p] == year)[:limit]
-
-
-def _with_papers(records: dict[str, EntityTrend], wanted: dict[str, tuple[list[str], list[list[str]]]],
-                 occ: Occurrences) -> dict[str, EntityTrend]:
-    """The records with their first-year and burst-year papers and sentences (fetched in one go)."""
+def add_papers(found: Trends, occ: Occurrences, keys: Iterable[str]) -> Trends:
+    """The trends with the first-year and burst-year papers and their sentences filled in for `keys`
+    (fetched in one go: from graph.json that is one more read of the wanted lines)."""
+    wanted = {}
+    for key in keys:
+        record = found.entities[key]
+        papers = occ.papers_of[key]
+        wanted[key] = (_papers_in(occ, papers, record.first_year, FIRST_PAPERS),
+                       [_papers_in(occ, papers, burst.start, BURST_PAPERS) for burst in record.bursts])
     pairs = {(paper, key) for key, (first, bursts) in wanted.items() for paper in [*first, *sum(bursts, [])]}
     sentences = occ.sentences(sorted(pairs))
 
     def refs(key: str, papers: list[str]) -> tuple[PaperRef, ...]:
         return tuple(PaperRef(paper.split(":", 1)[1], occ.titles[paper], occ.years[paper],
                               sentences.get((paper, key), "")) for paper in papers)
+    entities = dict(found.entities)
     for key, (first, bursts) in wanted.items():
-        record = records[key]
-        records[key] = EntityTrend(
-            record.key, record.name, record.type, record.papers, record.first_year, record.years,
-            refs(key, first), tuple(Burst(b.start, b.end, b.strength, refs(key, papers))
-                                    for b, papers in zip(record.bursts, bursts)), record.slope)
-    return dict(sorted(records.items()))
+        record = entities[key]
+        entities[key] = replace(record, first_papers=refs(key, first), bursts=tuple(
+            replace(burst, papers=refs(key, papers)) for burst, papers in zip(record.bursts, bursts)))
+    return replace(found, entities=entities)
+
+
+def _papers_in(occ: Occurrences, papers: list[str], year: int, limit: int) -> list[str]:
+    """The first `limit` papers (by key) of `year`."""
+    return sorted(p for p in papers if occ.years[p] == year)[:limit]
 
 
 def paper_year(value: object) -> int | None:

@@ -10,6 +10,8 @@ read as a graph.
 from __future__ import annotations
 
 import json
+import re
+from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,9 @@ from .trends import Occurrences, Trends, compute_trends, occurrences, paper_year
 
 HEADER = b'{"directed": true,\n'
 _TAIL = b'"key": '
+_STRING = rb'"([^"\\]*(?:\\.[^"\\]*)*)"'  # a JSON string's body, escapes included
+_ENDS = re.compile(rb'"key": ' + _STRING + rb', "source": ' + _STRING + rb', "target": ' + _STRING
+                   + rb', "type": ' + _STRING + rb'}')
 _RELATIONS = {rel.value for rel in PAPER_REL_TYPES}
 
 
@@ -50,16 +55,18 @@ def read_occurrences(path: Path) -> Occurrences:
 def _stream(path: Path) -> Occurrences:
     years, titles, entities, undated = {}, {}, {}, 0
     links: list[tuple[str, str]] = []
+    offsets = array("q")  # where each link's line starts, for the sentences read later
     schema: Any = None
-    for section, line in _lines(path):
+    for section, line, offset in _lines(path):
         if section == "graph":
-            schema = json.loads(line).get(SCHEMA_KEY)
+            schema = json.loads(line.rstrip(b",\r\n")).get(SCHEMA_KEY)
         elif section == "edges":
-            edge = _edge_ends(line)
-            if edge["type"] in _RELATIONS and edge["source"].startswith("paper:"):
-                links.append((edge["source"], edge["target"]))
+            source, target, kind = _edge_ends(line)
+            if kind in _RELATIONS and source.startswith("paper:"):
+                links.append((source, target))
+                offsets.append(offset)
         elif section == "nodes":
-            node = json.loads(line)
+            node = json.loads(line.rstrip(b",\r\n"))
             if node.get("label") == NodeLabel.PAPER:
                 year = paper_year(node.get("year"))
                 if year is None:
@@ -76,39 +83,46 @@ def _stream(path: Path) -> Occurrences:
             papers_of.setdefault(entity, []).append(paper)
 
     def sentences(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
-        wanted, found = set(pairs), {}
-        for section, line in _lines(path):
-            if section == "edges" and wanted:
-                ends = _edge_ends(line)
-                pair = (ends["source"], ends["target"])
-                if pair in wanted:
-                    evidence = json.loads(line).get("evidence") or [{}]
-                    found[pair] = str(evidence[0].get("sentence", ""))
-                    wanted.discard(pair)
+        wanted = set(pairs)
+        at = sorted(offset for link, offset in zip(links, offsets) if link in wanted)
+        found = {}
+        with path.open("rb") as handle:
+            for offset in at:
+                handle.seek(offset)
+                edge = json.loads(handle.readline().rstrip(b",\r\n"))
+                evidence = edge.get("evidence") or [{}]
+                found[(edge["source"], edge["target"])] = str(evidence[0].get("sentence", ""))
         return found
     return Occurrences(years, titles, entities, papers_of, sentences, undated)
 
 
-def _lines(path: Path) -> Iterator[tuple[str, bytes]]:
-    """(section, the JSON text of one item) for every edge and node line, and the graph attributes."""
+def _lines(path: Path) -> Iterator[tuple[str, bytes, int]]:
+    """(section, the JSON text of one item, where its line starts) for every edge and node line, and the
+    graph attributes."""
     section = ""
     with path.open("rb") as handle:
-        handle.readline()
+        offset = len(handle.readline())
         for raw in handle:
-            if raw.startswith(b'"edges": ['):
+            if raw.startswith(b"{"):
+                yield section, raw, offset  # the line still ends with its comma and newline
+            elif raw.startswith(b'"edges": ['):
                 section = "edges"
             elif raw.startswith(b'"nodes": ['):
                 section = "nodes"
             elif raw.startswith(b'"graph": '):
-                yield "graph", raw[len(b'"graph": '):].rstrip(b",\r\n")
-            elif raw.startswith(b"{"):
-                yield section, raw.rstrip(b",\r\n")
+                yield "graph", raw[len(b'"graph": '):].rstrip(b",\r\n"), offset
             elif raw.startswith(b"]"):
                 section = ""
+            offset += len(raw)
 
 
-def _edge_ends(line: bytes) -> dict[str, str]:
-    """key, source, target and type of an edge line, without parsing its evidence."""
+def _edge_ends(line: bytes) -> tuple[str, str, str]:
+    """source, target and type of an edge line, without parsing its evidence (a regular expression over
+    the line's tail; JSON when a string there holds an escape)."""
     at = line.rfind(_TAIL)
-    return json.loads(b"{" + line[at:]) if at > 0 else json.loads(line)
+    match = _ENDS.match(line, at) if at > 0 else None
+    if match is None or b"\\" in match.group(0):
+        edge = json.loads(line.rstrip(b",\r\n"))
+        return edge["source"], edge["target"], edge["type"]
+    return match.group(2).decode("utf8"), match.group(3).decode("utf8"), match.group(4).decode("utf8")
 

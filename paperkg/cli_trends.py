@@ -36,11 +36,16 @@ def check_trend_options(types: list[str], top: int, window: int, min_papers: int
         raise PaperkgError(f"--since {since} is after --until {until}.")
 
 
+def reported(trends: Trends, types: list[str], top: int) -> dict[str, list[EntityTrend]]:
+    """The lists the tables and the JSON show: the top bursts, risers and fallers."""
+    return {"bursts": trends.bursts(top, types), "rising": trends.rising(top, types),
+            "fading": trends.fading(top, types)}
+
+
 def report(trends: Trends, types: list[str], top: int) -> dict[str, object]:
     """The JSON report: years, the top bursts, risers and fallers, and the records of the entities they name."""
-    lists = {"bursts": trends.bursts(top, types), "rising": trends.rising(top, types),
-             "fading": trends.fading(top, types)}
-    named = {entity.key: entity for chosen in lists.values() for entity in chosen}
+    lists = reported(trends, types, top)
+    named = {entity.key: trends.entities[entity.key] for chosen in lists.values() for entity in chosen}
     return {**trends.to_dict(named[key] for key in sorted(named)),
             **{name: [entity.key for entity in chosen] for name, chosen in lists.items()}}
 
@@ -101,12 +106,18 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Title of the trends page.")] = None,
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
-        from paperkg.graph.trends_file import read_trends
+        from paperkg.graph.trends import add_papers, compute_trends
+        from paperkg.graph.trends_file import read_occurrences
+        from paperkg.viz.trends_page import shown_keys
 
         check_trend_options(types, top, window, min_papers, since, until)
         if output is not None and output.suffix.lower() != ".html" and output.exists() and not output.is_dir():
             raise PaperkgError(f"-o {output}: name an .html file or a folder for trends.html.", ExitCode.USAGE)
-        trends = read_trends(graph_file, since=since, until=until, window=window, min_papers=min_papers)
+        occurrences = read_occurrences(graph_file)
+        trends = compute_trends(occurrences, since=since, until=until, window=window, min_papers=min_papers,
+                                with_papers=False)
+        keys = {entity.key for chosen in reported(trends, types, top).values() for entity in chosen}
+        trends = add_papers(trends, occurrences, sorted(keys | (shown_keys(trends, types, top) if output else set())))
         if not trends.years:
             span = f" in {since or '...'}-{until or '...'}" if since or until else ""
             raise PaperkgError(f"{graph_file}: no paper has a year{span}; trends need the papers' years "

@@ -26,15 +26,28 @@ _ENV = Environment(loader=PackageLoader("paperkg.viz", "templates"),
                    autoescape=select_autoescape(default=True), keep_trailing_newline=True)
 
 
-def trends_data(trends: Trends, *, types: Iterable[str] | None = None, top: int = 25,
-                title: str = "paperkg trends") -> dict[str, Any]:
-    """What the page shows, as plain data: years, the bursting entities, risers and fallers per type, records."""
+def page_entities(trends: Trends, types: Iterable[str] | None = None,
+                  top: int = 25) -> tuple[list[EntityTrend], dict[str, list[str]], dict[str, list[str]]]:
+    """The entities the page shows: the strongest bursts, and the top risers and fallers per type."""
     types = list(types or ())
-    bursts = trends.bursts(top, types)
     kinds = sorted({entity.type for entity in trends.of_type(types)}, key=_type_order)
     rising = {kind: [e.key for e in trends.rising(MULTIPLES, [kind])] for kind in kinds}
     fading = {kind: [e.key for e in trends.fading(MULTIPLES, [kind])] for kind in kinds}
-    keys = {e.key for e in bursts} | {k for chosen in (*rising.values(), *fading.values()) for k in chosen}
+    return trends.bursts(top, types), rising, fading
+
+
+def shown_keys(trends: Trends, types: Iterable[str] | None = None, top: int = 25) -> set[str]:
+    """Keys of every entity the page shows (their papers and sentences must be filled in)."""
+    bursts, rising, fading = page_entities(trends, types, top)
+    return {e.key for e in bursts} | {k for chosen in (*rising.values(), *fading.values()) for k in chosen}
+
+
+def trends_data(trends: Trends, *, types: Iterable[str] | None = None, top: int = 25,
+                title: str = "paperkg trends") -> dict[str, Any]:
+    """What the page shows, as plain data: years, the bursting entities, risers and fallers per type, records."""
+    bursts, rising, fading = page_entities(trends, types, top)
+    kinds = list(rising)
+    keys = shown_keys(trends, types, top)
     return {"title": title, "years": list(trends.years), "year_papers": list(trends.year_papers),
             "window": list(trends.window), "parameters": dict(trends.parameters), "undated": trends.undated,
             "bursts": [e.key for e in sorted(bursts, key=_burst_order)],
