@@ -105,7 +105,7 @@ class EntityTrend:
 
 @dataclass(frozen=True)
 class Trends:
-    """Trends of a graph: the years, each year's paper count, and one record per entity seen in them."""
+    """Trends of a graph: the years, each year's paper count, and one record per entity seen in them (by key)."""
 
     years: tuple[int, ...]
     year_papers: tuple[int, ...]
@@ -119,9 +119,9 @@ class Trends:
         return self.year_papers[year - self.years[0]] if self.years and self.years[0] <= year <= self.years[-1] else 0
 
     def of_type(self, types: Iterable[str] | None) -> list[EntityTrend]:
-        """Entities of the given types (all when None or empty), sorted by key."""
+        """Entities of the given types (all when None or empty), in the order of `entities` (by key)."""
         wanted = {t.casefold() for t in types or ()}
-        return [e for _, e in sorted(self.entities.items()) if not wanted or e.type.casefold() in wanted]
+        return [e for e in self.entities.values() if not wanted or e.type.casefold() in wanted]
 
     def bursts(self, top: int, types: Iterable[str] | None = None) -> list[EntityTrend]:
         """Entities with a burst, strongest first."""

@@ -1,18 +1,21 @@
 """Trends straight from graph.json, without building the NetworkX graph: fast enough for 100k papers.
 
-graph.json is written one node or edge a line (stream_writers.py). Trends need every node, but of
-each edge only its ends and type; an edge line ends with its sorted keys `"key", "source", "target",
-"type"` after the evidence, so that tail is parsed alone (the text `"key": ` cannot occur inside a
-JSON string, whose quotes are escaped). The sentences of the few (paper, entity) pairs a report
-shows are read in a second pass. A file in any other form (GraphML, a hand-made node-link file) is
-read as a graph.
+graph.json is written one node or edge a line (stream_writers.py), keys sorted. The file is mapped
+into memory and searched with regular expressions rather than parsed: of each edge, trends need only
+its ends and type, the sorted keys `"key", "source", "target", "type"` after the evidence, matched
+in one pass over the edges; of each node its id, label, name and year. A key's quoted name cannot
+occur inside a JSON string (whose quotes are escaped), so the matches are the keys; a value holding
+an escape is parsed as JSON. The sentences of the (paper, entity) pairs a report shows are read
+afterwards from their lines. A file in any other form (GraphML, a hand-made node-link file) is read
+as a graph.
 """
 from __future__ import annotations
 
 import json
+import mmap
 import re
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +26,11 @@ from paperkg.core.schema import PAPER_REL_TYPES, SCHEMA_KEY, NodeLabel, check_gr
 from .trends import Occurrences, Trends, compute_trends, occurrences, paper_year
 
 HEADER = b'{"directed": true,\n'
-_TAIL = b'"key": '
 _STRING = rb'"([^"\\]*(?:\\.[^"\\]*)*)"'  # a JSON string's body, escapes included
 _ENDS = re.compile(rb'"key": ' + _STRING + rb', "source": ' + _STRING + rb', "target": ' + _STRING
-                   + rb', "type": ' + _STRING + rb'}')
+                   + rb', "type": ' + _STRING)
+_NODE_FIELDS = {name: re.compile(rb'"' + name.encode() + rb'": ' + _STRING) for name in ("id", "label", "name", "paper_id")}
+_NODE_FIELDS["year"] = re.compile(rb'"year": "?(-?\d+)')
 _RELATIONS = {rel.value for rel in PAPER_REL_TYPES}
 
 
@@ -53,30 +57,14 @@ def read_occurrences(path: Path) -> Occurrences:
 
 
 def _stream(path: Path) -> Occurrences:
-    years, titles, entities, undated = {}, {}, {}, 0
-    links: list[tuple[str, str]] = []
-    offsets = array("q")  # where each link's line starts, for the sentences read later
-    schema: Any = None
-    for section, line, offset in _lines(path):
-        if section == "graph":
-            schema = json.loads(line.rstrip(b",\r\n")).get(SCHEMA_KEY)
-        elif section == "edges":
-            source, target, kind = _edge_ends(line)
-            if kind in _RELATIONS and source.startswith("paper:"):
-                links.append((source, target))
-                offsets.append(offset)
-        elif section == "nodes":
-            node = json.loads(line.rstrip(b",\r\n"))
-            if node.get("label") == NodeLabel.PAPER:
-                year = paper_year(node.get("year"))
-                if year is None:
-                    undated += 1
-                else:
-                    years[node["id"]] = year
-                    titles[node["id"]] = str(node.get("name") or node.get("paper_id") or node["id"])
-            else:
-                entities[node["id"]] = (str(node.get("label", "")), str(node.get("name", node["id"])))
-    check_graph_schema(schema, str(path))
+    with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as text:
+        edges, graph_at, nodes = text.find(b'"edges": [\n'), text.find(b'\n],\n"graph": '), text.find(b'"nodes": [\n')
+        if min(edges, graph_at, nodes) < 0:
+            raise ValueError("not one node or edge a line, as paperkg writes graph.json")
+        schema = json.loads(text[graph_at + len(b'\n],\n"graph": '):text.find(b"\n", graph_at + 4)].rstrip(b",")).get(SCHEMA_KEY)
+        check_graph_schema(schema, str(path))
+        links, offsets = _links(text, edges, graph_at)
+        years, titles, entities, undated = _nodes(text, nodes + len(b'"nodes": [\n'))
     papers_of: dict[str, list[str]] = {}
     for paper, entity in links:
         if paper in years and entity in entities:
@@ -86,43 +74,60 @@ def _stream(path: Path) -> Occurrences:
         wanted = set(pairs)
         at = sorted(offset for link, offset in zip(links, offsets) if link in wanted)
         found = {}
-        with path.open("rb") as handle:
+        with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as text:
             for offset in at:
-                handle.seek(offset)
-                edge = json.loads(handle.readline().rstrip(b",\r\n"))
+                line = text[text.rfind(b"\n", 0, offset) + 1:text.find(b"\n", offset)]
+                edge = json.loads(line.rstrip(b","))
                 evidence = edge.get("evidence") or [{}]
                 found[(edge["source"], edge["target"])] = str(evidence[0].get("sentence", ""))
         return found
     return Occurrences(years, titles, entities, papers_of, sentences, undated)
 
 
-def _lines(path: Path) -> Iterator[tuple[str, bytes, int]]:
-    """(section, the JSON text of one item, where its line starts) for every edge and node line, and the
-    graph attributes."""
-    section = ""
-    with path.open("rb") as handle:
-        offset = len(handle.readline())
-        for raw in handle:
-            if raw.startswith(b"{"):
-                yield section, raw, offset  # the line still ends with its comma and newline
-            elif raw.startswith(b'"edges": ['):
-                section = "edges"
-            elif raw.startswith(b'"nodes": ['):
-                section = "nodes"
-            elif raw.startswith(b'"graph": '):
-                yield "graph", raw[len(b'"graph": '):].rstrip(b",\r\n"), offset
-            elif raw.startswith(b"]"):
-                section = ""
-            offset += len(raw)
+def _links(text: mmap.mmap, start: int, end: int) -> tuple[list[tuple[str, str]], array]:
+    """(paper, entity) of every Paper -> entity edge, and where in the file each edge's tail starts."""
+    links, offsets = [], array("q")
+    for match in _ENDS.finditer(text, start, end):
+        source, target, kind = match.group(2), match.group(3), match.group(4)
+        if not source.startswith(b"paper:"):
+            continue
+        if b"\\" in match.group(0):
+            edge = json.loads(b"{" + match.group(0) + b"}")
+            source, target, kind = (edge[name].encode("utf8") for name in ("source", "target", "type"))
+        if kind.decode("utf8") in _RELATIONS:
+            links.append((source.decode("utf8"), target.decode("utf8")))
+            offsets.append(match.start())
+    return links, offsets
 
 
-def _edge_ends(line: bytes) -> tuple[str, str, str]:
-    """source, target and type of an edge line, without parsing its evidence (a regular expression over
-    the line's tail; JSON when a string there holds an escape)."""
-    at = line.rfind(_TAIL)
-    match = _ENDS.match(line, at) if at > 0 else None
-    if match is None or b"\\" in match.group(0):
-        edge = json.loads(line.rstrip(b",\r\n"))
-        return edge["source"], edge["target"], edge["type"]
-    return match.group(2).decode("utf8"), match.group(3).decode("utf8"), match.group(4).decode("utf8")
+def _nodes(text: mmap.mmap, start: int) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, str]], int]:
+    """Each dated paper's year and title, each entity's type and name, and how many papers have no year."""
+    years, titles, entities, undated = {}, {}, {}, 0
+    text.seek(start)
+    for line in iter(text.readline, b""):
+        if not line.startswith(b"{"):
+            break
+        node = _node_fields(line)
+        if node.get("label") == NodeLabel.PAPER:
+            year = paper_year(node.get("year"))
+            if year is None:
+                undated += 1
+            else:
+                years[node["id"]] = year
+                titles[node["id"]] = str(node.get("name") or node.get("paper_id") or node["id"])
+        else:
+            entities[node["id"]] = (str(node.get("label", "")), str(node.get("name", node["id"])))
+    return years, titles, entities, undated
 
+
+def _node_fields(line: bytes) -> dict[str, Any]:
+    """id, label, name, paper_id and year of a node line: found by regular expressions (a key's quoted
+    name cannot occur inside a JSON string), or the whole line parsed when one of them holds an escape."""
+    fields = {}
+    for name, pattern in _NODE_FIELDS.items():
+        match = pattern.search(line)
+        if match:
+            fields[name] = match.group(1)
+    if any(b"\\" in value for value in fields.values()):
+        return json.loads(line.rstrip(b",\r\n"))
+    return {name: value.decode("utf8") for name, value in fields.items()}
