@@ -132,3 +132,20 @@ def test_pushed_entities_carry_first_year_and_strongest_burst(graph_file: Path) 
     nmt = {row["key"]: row["props"] for row in rows.nodes["Task"]}["task:neural machine translation"]
     assert nmt["first_year"] == 2014
     assert all("first_year" not in row["props"] for row in rows.nodes["Paper"])
+
+
+def test_graphml_and_escaped_keys_read_the_same(graph_file: Path, tmp_path: Path) -> None:
+    graphml = read_trends(graph_file.with_suffix(".graphml"))
+    assert graphml.to_dict() == read_trends(graph_file).to_dict()
+    graph = hostile_graph()
+    quoted = 'method:a "quoted" \\ name'
+    graph.add_node(quoted, label="Method", key=quoted, name='A "quoted" \\ name', aliases=[], mentions=1, papers=1)
+    for paper in ("paper:feedfacefeedface", "paper:022ade70781f4129"):
+        graph.add_edge(paper, quoted, key="MENTIONS", type="MENTIONS", count=1, confidence=0.5,
+                       evidence=[{"paper": paper[6:], "sentence": 'It says "key": "x" here.', "start": 0, "end": 2,
+                                  "extractor": "cue", "confidence": 0.5}])
+    write_json(graph, tmp_path / "graph.json")
+    streamed = read_trends(tmp_path / "graph.json", min_papers=1)
+    assert streamed.to_dict() == paperkg.trends(graph, min_papers=1).to_dict()
+    assert streamed.entities[quoted].name == 'A "quoted" \\ name'
+    assert streamed.entities[quoted].first_papers[0].sentence == 'It says "key": "x" here.'
