@@ -29,8 +29,9 @@ HEADER = b'{"directed": true,\n'
 _STRING = rb'"([^"\\]*(?:\\.[^"\\]*)*)"'  # a JSON string's body, escapes included
 _ENDS = re.compile(rb'"key": ' + _STRING + rb', "source": ' + _STRING + rb', "target": ' + _STRING
                    + rb', "type": ' + _STRING)
-_NODE_FIELDS = {name: re.compile(rb'"' + name.encode() + rb'": ' + _STRING) for name in ("id", "label", "name", "paper_id")}
-_NODE_FIELDS["year"] = re.compile(rb'"year": "?(-?\d+)')
+_HEAD = re.compile(rb'"id": ' + _STRING + rb', "key": ' + _STRING + rb', "label": ' + _STRING)
+_AFTER_LABEL = {"name": re.compile(rb'"name": ' + _STRING), "paper_id": re.compile(rb'"paper_id": ' + _STRING),
+                "year": re.compile(rb'"year": "?(-?\d+)')}
 _RELATIONS = {rel.value for rel in PAPER_REL_TYPES}
 
 
@@ -121,11 +122,15 @@ def _nodes(text: mmap.mmap, start: int) -> tuple[dict[str, int], dict[str, str],
 
 
 def _node_fields(line: bytes) -> dict[str, Any]:
-    """id, label, name, paper_id and year of a node line: found by regular expressions (a key's quoted
-    name cannot occur inside a JSON string), or the whole line parsed when one of them holds an escape."""
-    fields = {}
-    for name, pattern in _NODE_FIELDS.items():
-        match = pattern.search(line)
+    """id, label, name, paper_id and year of a node line: found by regular expressions after the sorted
+    keys "id", "key", "label" (a key's quoted name cannot occur inside a JSON string), or the whole line
+    parsed when a value holds an escape or the keys are not where paperkg writes them."""
+    head = _HEAD.search(line)
+    if head is None:
+        return json.loads(line.rstrip(b",\r\n"))
+    fields = {"id": head.group(1), "label": head.group(3)}
+    for name, pattern in _AFTER_LABEL.items():
+        match = pattern.search(line, head.end())
         if match:
             fields[name] = match.group(1)
     if any(b"\\" in value for value in fields.values()):
