@@ -216,6 +216,7 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
     window_years = _Window(max(first, last - window + 1), last, totals, first)
     can_burst = gamma * math.log(len(years)) / math.log(s)  # fewer papers can never pay for a burst
     year_of, records = occ.years, {}
+    restricted = first > min(dated) or last < max(dated)
     for key, papers in occ.papers_of.items():
         if len(papers) == 1:  # most of a corpus' entities: no burst, and no slope unless min_papers is 1
             y = year_of[papers[0]]
@@ -226,12 +227,11 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
                                            slope=window_years.slope(series, min_papers) if min_papers <= 1 else None)
             continue
         all_years = [year_of[p] for p in papers]
-        counts: dict[int, int] = {}
-        for y in all_years:
-            if first <= y <= last:
-                counts[y] = counts.get(y, 0) + 1
-        if not counts:
-            continue
+        counts: dict[int, int] = Counter(all_years)
+        if restricted:
+            counts = {y: n for y, n in counts.items() if first <= y <= last}
+            if not counts:
+                continue
         total = sum(counts.values())
         series = tuple(YearCount(y, n, n / totals[y - first]) for y, n in sorted(counts.items()))
         bursts = () if total <= can_burst else tuple(
