@@ -17,6 +17,7 @@ import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import Evidence, NodeLabel, RelType
+from paperkg.graph.trends import trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
@@ -84,11 +85,26 @@ def _label_of(graph: nx.MultiDiGraph, node: Any) -> str:
     return label
 
 
+def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
+    """Per entity: first_year, and burst_start, burst_end, burst_strength of its strongest burst (if any)."""
+    found = {}
+    for key, entity in trends(graph, with_papers=False).entities.items():
+        props: dict[str, Any] = {"first_year": entity.first_year}
+        burst = entity.strongest_burst
+        if burst is not None:
+            props.update(burst_start=burst.start, burst_end=burst.end, burst_strength=burst.strength)
+        found[key] = props
+    return found
+
+
 def graph_rows(graph: nx.MultiDiGraph) -> GraphRows:
-    """Rows for every node and edge of the graph, grouped so each group is one Cypher text."""
+    """Rows for every node and edge of the graph, grouped so each group is one Cypher text; entity nodes
+    carry their trend properties (first year, strongest burst)."""
     rows = GraphRows()
+    over_time = trend_properties(graph)
     for node, attrs in graph.nodes(data=True):
         props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
+        props.update(over_time.get(node, {}))
         props["key"] = str(attrs.get("key", node))
         rows.nodes[_label_of(graph, node)].append({"key": props["key"], "props": props, "hash": props_hash(props)})
     for source, target, key, attrs in graph.edges(keys=True, data=True):

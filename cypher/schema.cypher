@@ -22,3 +22,9 @@ CREATE INDEX metric_acronym IF NOT EXISTS FOR (n:Metric) ON (n.acronym);
 
 CREATE FULLTEXT INDEX paperkg_names IF NOT EXISTS
 FOR (n:Paper|Method|Task|Dataset|Metric) ON EACH [n.name, n.aliases, n.long_form];
+
+// Trend properties set on push (first year seen; the strongest burst), for `entered_in` and browsing.
+CREATE INDEX method_first_year IF NOT EXISTS FOR (n:Method) ON (n.first_year);
+CREATE INDEX task_first_year IF NOT EXISTS FOR (n:Task) ON (n.first_year);
+CREATE INDEX dataset_first_year IF NOT EXISTS FOR (n:Dataset) ON (n.first_year);
+CREATE INDEX metric_first_year IF NOT EXISTS FOR (n:Metric) ON (n.first_year);

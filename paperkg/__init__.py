@@ -11,7 +11,7 @@ from typing import Any
 __version__ = "0.3.0"
 
 _API = {"build_graph": "paperkg.api", "extract_records": "paperkg.api", "graph_from_extractions": "paperkg.api",
-        "load_pipeline": "paperkg.api", "read_records": "paperkg.ingest.readers"}
+        "load_pipeline": "paperkg.api", "read_records": "paperkg.ingest.readers", "trends": "paperkg.graph.trends"}
 __all__ = [*_API, "__version__"]
 
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_view
+from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
 from paperkg.cli_output import count_table, err, names_folder, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
@@ -297,6 +297,7 @@ cli_train.register(app)
 cli_neo4j.register(app)
 cli_view.register(app)
 cli_thesaurus.register(app)
+cli_trends.register(app)
 
 
 def _usage_line(error: typer.TyperException) -> str:

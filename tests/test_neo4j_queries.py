@@ -255,3 +255,48 @@ def test_cli_query_says_its_defaults_and_names_close_names_on_no_rows(icml, neo4
     result = run_cli("query", "methods_for_task", "-p", "task=image quality assesment", *where)
     assert "methods_for_task: no rows" in result.stdout
     assert "task 'image quality assesment': close names: image quality assessment." in result.stderr
+
+
+@pytest.fixture(scope="module")
+def dated(neo4j_target: Neo4jTarget, tmp_path_factory) -> nx.MultiDiGraph:
+    """A real build of the dated corpus of known history (tests/trends_fixtures.py), pushed alone. The trend
+    queries' tests come last in this module, as this replaces the ICML graph on the server."""
+    from cli_helpers import run_cli
+    from trends_fixtures import write_dated_corpus
+
+    folder = tmp_path_factory.mktemp("dated")
+    run_cli("build", str(write_dated_corpus(folder / "dated.jsonl")), "-o", str(folder / "out"), "--no-model")
+    graph = read_json(folder / "out" / "graph.json")
+    empty_database(neo4j_target)
+    push_graph(graph, neo4j_target)
+    return graph
+
+
+def test_rising(neo4j_target, dated):
+    from paperkg.graph.trends import trends
+
+    over_time = trends(dated)
+    for since, until, kind in ((2014, 2020, None), (2016, 2021, "Task"), (2018, 2019, "Method")):
+        rows = run(neo4j_target, "rising", since=since, until=until, type=kind or "null", limit=5)
+        changes = {key: over_time.share_change(e, since, until) for key, e in over_time.entities.items()
+                   if kind in (None, e.type)}
+        expected = sorted((key for key, change in changes.items() if change > 0), key=lambda k: (-changes[k], k))[:5]
+        assert [row["key"] for row in rows] == expected and expected
+        assert [row["change"] for row in rows] == pytest.approx([changes[key] for key in expected])
+    [top] = run(neo4j_target, "rising", since=2015, until=2021, limit=1)
+    assert top["key"] == "task:neural machine translation" and (top["before"], top["after"]) == (2, 8)
+
+
+def test_entered_in(neo4j_target, dated):
+    from paperkg.graph.trends import trends
+
+    over_time = trends(dated)
+    for year in (2012, 2014, 2019):
+        rows = run(neo4j_target, "entered_in", year=year)
+        expected = over_time.entered_in(year)
+        assert [row["key"] for row in rows] == [e.key for e in expected] and rows
+        assert [row["papers"] for row in rows] == [e.papers for e in expected]
+    [bert] = run(neo4j_target, "entered_in", year=2019, type="Method")
+    burst = over_time.entities["method:bert"].strongest_burst
+    assert (bert["key"], bert["burst_start"], bert["burst_end"]) == ("method:bert", 2019, 2020)
+    assert bert["burst_strength"] == pytest.approx(burst.strength)

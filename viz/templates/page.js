@@ -305,6 +305,31 @@
     panel.hidden = false;
     panel.scrollTop = 0;
   }
+  // An entity's papers per year from the page's first to last year, and the year it was first seen.
+  function yearSparkline(node) {
+    if (!data.years || !node.years || !node.years.length) return [];
+    var ns = "http://www.w3.org/2000/svg", span = data.years[1] - data.years[0] + 1, width = 240, height = 36;
+    var counts = {}, top = 1, first = Infinity;
+    node.years.forEach(function (pair) { counts[pair[0]] = pair[1]; top = Math.max(top, pair[1]); first = Math.min(first, pair[0]); });
+    var chart = document.createElementNS(ns, "svg");
+    chart.setAttribute("class", "sparkline");
+    chart.setAttribute("width", width);
+    chart.setAttribute("height", height);
+    chart.setAttribute("role", "img");
+    for (var year = data.years[0]; year <= data.years[1]; year++) {
+      var bar = document.createElementNS(ns, "rect"), h = counts[year] ? Math.max(2, (height - 2) * counts[year] / top) : 0;
+      var w = width / span;
+      bar.setAttribute("x", (year - data.years[0]) * w);
+      bar.setAttribute("y", height - h);
+      bar.setAttribute("width", Math.max(1, w - 1));
+      bar.setAttribute("height", h);
+      bar.setAttribute("fill", "#4E79A7");
+      bar.appendChild(document.createElementNS(ns, "title")).textContent = year + ": " + plural(counts[year] || 0, "paper");
+      chart.appendChild(bar);
+    }
+    var caption = element("p", "facts", "Papers per year " + data.years[0] + "–" + data.years[1] + " · first seen " + first);
+    return [caption, chart];
+  }
   function nodePanel(i) {
     var info = data.panels[i];
     var node = data.nodes[i];
@@ -315,6 +340,7 @@
       var facts = [plural(info.papers, "paper"), plural(info.mentions, "mention")];
       if (info.mean_year) facts.push("mean year " + info.mean_year.toFixed(1));
       parts.push(element("p", "facts", facts.join(" · ")));
+      parts.push.apply(parts, yearSparkline(node));
     }
     if (info.aliases) parts.push(element("p", "aliases", "Also written: " + info.aliases.join(" · ")));
     if (info.roles) parts.push(roleBlock(info.roles));
