@@ -59,7 +59,7 @@ def test_paperkg_thesaurus_lists_merges_made_and_candidates_and_reads_back(tmp_p
 
 
 @pytest.mark.parametrize("args, message", [
-    (["missing.json", "-o", "t.tsv"], "missing.json: no such file."),
+    (["missing.json", "-o", "t.tsv"], "missing.json: no such file;"),
     (["t.tsv", "-o", "out.tsv"], "is not a paperkg graph"),
     (["graph.json", "-o", "."], "is a folder; name the thesaurus file"),
 ])
