@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
     """Add `trends` to the paperkg command."""
     @app.command("trends", epilog=EXAMPLES)
     def trends_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         types: Annotated[list[str], typer.Option("--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")] = [],  # noqa: B006 - typer reads the default
         since: Annotated[Optional[int], typer.Option(help="First year to follow (default: the graph's first).")] = None,
         until: Annotated[Optional[int], typer.Option(help="Last year to follow (default: the graph's last).")] = None,
@@ -106,6 +106,7 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Title of the trends page.")] = None,
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
+        from paperkg.graph.exports import graph_path
         from paperkg.graph.trends import add_papers, compute_trends
         from paperkg.graph.trends_file import read_occurrences
         from paperkg.viz.trends_page import shown_keys
@@ -113,6 +114,7 @@ def register(app: typer.Typer) -> None:
         check_trend_options(types, top, window, min_papers, since, until)
         if output is not None and output.suffix.lower() != ".html" and output.exists() and not output.is_dir():
             raise PaperkgError(f"-o {output}: name an .html file or a folder for trends.html.", ExitCode.USAGE)
+        graph_file = graph_path(graph_file)
         occurrences = read_occurrences(graph_file)
         trends = compute_trends(occurrences, since=since, until=until, window=window, min_papers=min_papers,
                                 with_papers=False)

@@ -149,3 +149,11 @@ def test_graphml_and_escaped_keys_read_the_same(graph_file: Path, tmp_path: Path
     assert streamed.to_dict() == paperkg.trends(graph, min_papers=1).to_dict()
     assert streamed.entities[quoted].name == 'A "quoted" \\ name'
     assert streamed.entities[quoted].first_papers[0].sentence == 'It says "key": "x" here.'
+
+
+def test_trends_takes_a_build_output_folder_as_the_graph(tmp_path) -> None:
+    from cli_helpers import run_cli
+
+    result = run_cli("trends", str(tmp_path), check=False)
+    assert result.returncode == 2
+    assert "is a folder without graph.json: name a paperkg build's output folder or its graph.json." in result.stderr
