@@ -99,7 +99,7 @@ def test_hostile_text_reaches_the_page_only_as_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["missing.json"], "missing.json: no such file."),
+    (["missing.json"], "missing.json: no such file;"),
     (["GRAPH", "--type", "Author"], "--type must be among"),
     (["GRAPH", "--top", "0"], "--top must be 1 or more, not 0."),
     (["GRAPH", "--since", "2020", "--until", "2010"], "--since 2020 is after --until 2010."),
