@@ -12,9 +12,11 @@ the component's cfg) where the type allows the two labels. Acronym definitions b
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy
+from spacy.attrs import LOWER
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc, Span
@@ -43,57 +45,77 @@ def relation_classifier(hidden_width: int, dropout: float) -> Model[Floats2d, Fl
     return chain(Relu(nO=hidden_width, dropout=dropout), Sigmoid())
 
 
-def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int) -> list[Pair]:
+def sentence_starts(doc: Doc) -> list[int]:
+    """The first token of every sentence, in order (computed once per doc: Span.sent walks the tokens)."""
+    return [sent.start for sent in doc.sents]
+
+
+def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int, starts: Sequence[int] | None = None) -> list[Pair]:
     """Ordered pairs of mentions in one sentence, at most `max_gap` tokens apart, whose labels a type allows."""
+    starts = sentence_starts(doc) if starts is None else starts
+    mentions = [(e.start, e.end, e.label_) for e in entities]
     by_sentence: dict[int, list[int]] = {}
-    for i, span in enumerate(entities):
-        by_sentence.setdefault(span.sent.start, []).append(i)
+    for i, (start, _, _) in enumerate(mentions):
+        by_sentence.setdefault(bisect_right(starts, start), []).append(i)
     pairs = []
     for members in by_sentence.values():
         for a in members:
+            a_start, a_end, a_label = mentions[a]
             for b in members:
-                ea, eb = entities[a], entities[b]
-                if a != b and (ea.label_, eb.label_) in ALLOWED_LABELS and not (ea.start < eb.end and eb.start < ea.end) \
-                        and max(ea.start, eb.start) - min(ea.end, eb.end) <= max_gap:
+                b_start, b_end, b_label = mentions[b]
+                if a != b and (a_label, b_label) in ALLOWED_LABELS and not (a_start < b_end and b_start < a_end) \
+                        and max(a_start, b_start) - min(a_end, b_end) <= max_gap:
                     pairs.append((a, b))
     return pairs
 
 
-def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[str, int]) -> Floats2d:
+def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[str, int],
+                  starts: Sequence[int]) -> Floats2d:
     """One row per pair: head, tail, between (mean and max) vectors, the vectors of the CONTEXT tokens
     before the first and after the second mention (in the sentence), labels, order, gap, mentions
-    between, and the between-words bag."""
+    between, and the between-words bag. Means come from running sums of doc.tensor."""
     tensor = doc.tensor
     width = tensor.shape[1]
-    starts = sorted(e.start for e in entities)
+    sums = numpy.zeros((len(doc) + 1, width), dtype="f8")
+    numpy.cumsum(tensor, axis=0, out=sums[1:])
+    ends = [*starts[1:], len(doc)]
+    mentions = [(e.start, e.end, NODE_LABELS.index(e.label_)) for e in entities]
+    mention_starts = sorted(start for start, _, _ in mentions)
+    strings = doc.vocab.strings
+    columns = {strings.add(word): column for word, column in vocab.items()}
+    lower = doc.to_array(LOWER).tolist() if pairs else []
     rows = numpy.zeros((len(pairs), feature_width(width, len(vocab))), dtype="f")
-    lower = [t.lower_ for t in doc]
+    labels_at = 6 * width
+    gaps_at = labels_at + 9
+    between_at = gaps_at + len(GAP_BUCKETS)
+    words_at = between_at + len(BETWEEN_BUCKETS)
     for row, (a, b) in zip(rows, pairs):
-        head, tail = entities[a], entities[b]
-        left, right = min(head.end, tail.end), max(head.start, tail.start)
-        row[:width] = tensor[head.start:head.end].mean(axis=0)
-        row[width:2 * width] = tensor[tail.start:tail.end].mean(axis=0)
+        (h_start, h_end, h_label), (t_start, t_end, t_label) = mentions[a], mentions[b]
+        left, right = min(h_end, t_end), max(h_start, t_start)
+        first, last = min(h_start, t_start), max(h_end, t_end)
+        sentence = bisect_right(starts, first) - 1
+        sent_start, sent_end = starts[sentence], ends[sentence]
+        row[:width] = (sums[h_end] - sums[h_start]) / (h_end - h_start)
+        row[width:2 * width] = (sums[t_end] - sums[t_start]) / (t_end - t_start)
         if right > left:
-            row[2 * width:3 * width] = tensor[left:right].mean(axis=0)
+            row[2 * width:3 * width] = (sums[right] - sums[left]) / (right - left)
             row[3 * width:4 * width] = tensor[left:right].max(axis=0)
-        sent = head.sent
-        first, last = min(head.start, tail.start), max(head.end, tail.end)
-        if first > sent.start:
-            row[4 * width:5 * width] = tensor[max(sent.start, first - CONTEXT):first].mean(axis=0)
-        if last < sent.end:
-            row[5 * width:6 * width] = tensor[last:min(sent.end, last + CONTEXT)].mean(axis=0)
-        at = 6 * width
-        row[at + NODE_LABELS.index(head.label_)] = 1
-        row[at + 4 + NODE_LABELS.index(tail.label_)] = 1
-        row[at + 8] = head.start < tail.start
-        gap = right - left
-        row[at + 9 + sum(gap >= bound for bound in GAP_BUCKETS) - 1] = 1
-        between = sum(left <= s < right for s in starts)
-        row[at + 9 + len(GAP_BUCKETS) + min(between, len(BETWEEN_BUCKETS) - 1)] = 1
-        at += 9 + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS)
-        for word in lower[left:right]:
-            if word in vocab:
-                row[at + vocab[word]] = 1
+        if first > sent_start:
+            before = max(sent_start, first - CONTEXT)
+            row[4 * width:5 * width] = (sums[first] - sums[before]) / (first - before)
+        if last < sent_end:
+            after = min(sent_end, last + CONTEXT)
+            row[5 * width:6 * width] = (sums[after] - sums[last]) / (after - last)
+        row[labels_at + h_label] = 1
+        row[labels_at + 4 + t_label] = 1
+        row[labels_at + 8] = h_start < t_start
+        row[gaps_at + bisect_right(GAP_BUCKETS, right - left) - 1] = 1
+        between = bisect_left(mention_starts, right) - bisect_left(mention_starts, left)
+        row[between_at + min(between, len(BETWEEN_BUCKETS) - 1)] = 1
+        for key in lower[left:right]:
+            column = columns.get(key)
+            if column is not None:
+                row[words_at + column] = 1
     return rows
 
 
@@ -113,9 +135,9 @@ def acronym_synonyms(doc: Doc, entities: Sequence[Span], confidence: float) -> l
     return out
 
 
-def sentence_index(doc: Doc, span: Span) -> int:
+def sentence_index(doc: Doc, span: Span, starts: Sequence[int] | None = None) -> int:
     """The number of the sentence a span starts in."""
-    return sum(1 for sent in doc.sents if sent.start <= span.start) - 1
+    return bisect_right(sentence_starts(doc) if starts is None else starts, span.start) - 1
 
 
 class RelationModel(TrainablePipe):
@@ -139,8 +161,9 @@ class RelationModel(TrainablePipe):
 
     def featurize(self, doc: Doc, entities: Sequence[Span]) -> tuple[list[Pair], Floats2d]:
         """The candidate pairs of a doc and their feature rows."""
-        pairs = candidate_pairs(doc, entities, self.cfg["max_gap"])
-        return pairs, pair_features(doc, entities, pairs, self._vocab())
+        starts = sentence_starts(doc)
+        pairs = candidate_pairs(doc, entities, self.cfg["max_gap"], starts)
+        return pairs, pair_features(doc, entities, pairs, self._vocab(), starts)
 
     def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], Floats2d]]:
         """Per doc: its candidate pairs and their per-type probabilities (one classifier call for the batch)."""
@@ -161,18 +184,21 @@ class RelationModel(TrainablePipe):
         keep_cues = set(self.cfg["cue_types"])
         for doc, (pairs, scores) in zip(docs, predictions):
             entities = list(doc.spans.get("entities", []))
+            starts = sentence_starts(doc)
             found: dict[tuple[RelType, int, int], Relation] = {}
             for relation in (r for r in doc._.paperkg_relations or [] if r.type.value in keep_cues):
                 found[(relation.type, relation.head, relation.tail)] = relation
             for relation in acronym_synonyms(doc, entities, self.cfg["acronym_confidence"]):
                 found.setdefault((relation.type, relation.head, relation.tail), relation)
-            for (a, b), row in zip(pairs, scores):
-                allowed = ALLOWED_LABELS[(entities[a].label_, entities[b].label_)]
-                for k in numpy.flatnonzero((row >= thresholds) & allowed):
-                    kind = RelType(self.labels[k])
+            if len(pairs):
+                labels = [(entities[a].label_, entities[b].label_) for a, b in pairs]
+                hits = (scores >= thresholds) & numpy.array([ALLOWED_LABELS[pair] for pair in labels])
+                for i, k in zip(*numpy.nonzero(hits)):
+                    a, b = pairs[i]
+                    kind, confidence = RelType(self.labels[k]), round(float(scores[i, k]), 4)
                     key = (kind, a, b)
-                    if key not in found or found[key].confidence < row[k]:
-                        found[key] = Relation(kind, a, b, sentence_index(doc, entities[a]), "model", round(float(row[k]), 4))
+                    if key not in found or found[key].confidence < confidence:
+                        found[key] = Relation(kind, a, b, sentence_index(doc, entities[a], starts), "model", confidence)
             doc._.paperkg_relations = sorted(found.values(), key=lambda r: (r.sentence, r.head, r.tail, r.type.value))
 
     def initialize(self, get_examples: Callable, *, nlp: Language | None = None,
