@@ -74,7 +74,11 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     """One row per pair: head, tail, between (mean and max) vectors, the vectors of the CONTEXT tokens
     before the first and after the second mention (in the sentence), labels, order, gap, mentions
     between, and the between-words bag. Means come from running sums of doc.tensor."""
+    if not pairs:
+        return numpy.zeros((0, 0), dtype="f")
     tensor = doc.tensor
+    if tensor.ndim != 2 or tensor.shape[0] != len(doc):
+        raise ValueError("relation_model reads doc.tensor: the pipeline's tok2vec must run before it.")
     width = tensor.shape[1]
     sums = numpy.zeros((len(doc) + 1, width), dtype="f8")
     numpy.cumsum(tensor, axis=0, out=sums[1:])
@@ -83,7 +87,7 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     mention_starts = sorted(start for start, _, _ in mentions)
     strings = doc.vocab.strings
     columns = {strings.add(word): column for word, column in vocab.items()}
-    lower = doc.to_array(LOWER).tolist() if pairs else []
+    lower = doc.to_array(LOWER).tolist()
     rows = numpy.zeros((len(pairs), feature_width(width, len(vocab))), dtype="f")
     labels_at = 6 * width
     gaps_at = labels_at + 9
