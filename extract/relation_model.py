@@ -30,6 +30,7 @@ from .extensions import register_extensions
 
 LABELS = tuple(kind.value for kind in REL_ENDS)  # the nine entity-entity types, schema order
 NODE_LABELS = (NodeLabel.METHOD.value, NodeLabel.TASK.value, NodeLabel.DATASET.value, NodeLabel.METRIC.value)
+NODE_INDEX = {label: i for i, label in enumerate(NODE_LABELS)}
 GAP_BUCKETS = (0, 1, 2, 3, 4, 5, 8, 12, 20)      # lower bounds of the token-gap buckets
 BETWEEN_BUCKETS = (0, 1, 2, 3)                   # mentions between the two: 0, 1, 2, 3+
 CONTEXT = 2                                      # tokens of context before and after the pair
@@ -46,8 +47,9 @@ def relation_classifier(hidden_width: int, dropout: float) -> Model[Floats2d, Fl
 
 
 def sentence_starts(doc: Doc) -> list[int]:
-    """The first token of every sentence, in order (computed once per doc: Span.sent walks the tokens)."""
-    return [sent.start for sent in doc.sents]
+    """The first token of every sentence, in order (computed once per doc: Span.sent walks the tokens); a doc
+    without sentence boundaries (the model loaded on its own) is one sentence."""
+    return [sent.start for sent in doc.sents] if doc.has_annotation("SENT_START") else [0]
 
 
 def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int, starts: Sequence[int] | None = None) -> list[Pair]:
@@ -83,7 +85,7 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     sums = numpy.zeros((len(doc) + 1, width), dtype="f8")
     numpy.cumsum(tensor, axis=0, out=sums[1:])
     ends = [*starts[1:], len(doc)]
-    mentions = [(e.start, e.end, NODE_LABELS.index(e.label_)) for e in entities]
+    mentions = [(e.start, e.end, NODE_INDEX.get(e.label_, -1)) for e in entities]  # pairs have node labels
     mention_starts = sorted(start for start, _, _ in mentions)
     strings = doc.vocab.strings
     columns = {strings.add(word): column for word, column in vocab.items()}

@@ -123,7 +123,7 @@ def test_termhood_step_counts_documents_per_ngram_in_shippable_abstracts_only(sh
     corpus = write_abstracts(tmp_path / "abstracts.jsonl.gz", rows)
     result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(shared / "benchmarks"),
                      "--corpus", str(corpus), "--to-step", "termhood")
-    assert "[1/9] termhood: 3 n-grams in at least 5 of 5 CC BY / CC0 abstracts" in result.stderr
+    assert "[1/10] termhood: 3 n-grams in at least 5 of 5 CC BY / CC0 abstracts" in result.stderr
     assert "copy it over extract/data/corpus_df.tsv.gz" in result.stderr
     table = gzip.decompress((tmp_path / "out" / "data" / "corpus_df.tsv.gz").read_bytes()).decode()
     assert table.splitlines()[2:] == ["# documents\t5", "graph\t5", "graph transformer\t5", "transformer\t5"]
