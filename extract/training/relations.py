@@ -77,6 +77,8 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
     for doc, r in zip(docs, records):
         entities = list(doc.spans["entities"])
         pairs, X = component.featurize(doc, entities)
+        if not pairs:
+            continue
         gold = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
         for h0, h1, t0, t1, kind in r.relations:
             gold[(h0, h1, t0, t1)].add(kind.value)
