@@ -14,13 +14,14 @@ from spacy.util import load_config
 
 # Importing the modules registers the factories and the tokenizer (installed packages also
 # register them through the spacy_factories / spacy_tokenizers entry points).
-from . import acronyms, candidates, entities, lexicon, relations, sentences, span_ner, terms, tokenizer  # noqa: F401
+from . import (acronyms, candidates, entities, lexicon, relation_model, relations, sentences, span_ner,  # noqa: F401
+               terms, tokenizer)
 from .resources import DATA_DIR
 
 PACKAGE_DIR = Path(__file__).parent
 PIPELINE_CONFIG = PACKAGE_DIR / "pipeline.cfg"
 DEFAULT_MODEL = PACKAGE_DIR / "model"
-MODEL_COMPONENTS = ("tok2vec", "ner", "types_ner")
+MODEL_COMPONENTS = ("tok2vec", "ner", "types_ner", "relation_model")
 TERM_LAYER = ("ner", "paperkg_terms")  # SciERC's six labels in doc.ents: shipped, disabled by default
 # The longest text the pipeline takes (spaCy's own default, set here explicitly): every component
 # is linear in the text up to it; a longer abstract is skipped with a warning before extraction.

@@ -1,4 +1,4 @@
-"""`paperkg eval`: measure extraction on public benchmarks (SciERC entities, SDU acronyms)."""
+"""`paperkg eval`: measure extraction on public benchmarks (entities, relations, SDU acronyms)."""
 from __future__ import annotations
 
 import json
@@ -33,6 +33,13 @@ class EntityFormat(str, Enum):
     """Benchmark layouts `paperkg eval entities` reads."""
 
     TDMSCI = "tdmsci"
+    SCIER = "scier"
+    SCIERC = "scierc"
+
+
+class RelationFormat(str, Enum):
+    """Benchmark layouts `paperkg eval relations` reads."""
+
     SCIER = "scier"
     SCIERC = "scierc"
 
@@ -89,7 +96,7 @@ def _acronym_result(file: Path, format: AcronymFormat, system: AcronymSystem,
 
 def register(app: typer.Typer) -> None:
     """Add the `eval` command group."""
-    eval_app = typer.Typer(help="Measure extraction on public benchmarks (SciERC entities, SDU acronyms).")
+    eval_app = typer.Typer(help="Measure extraction on public benchmarks (entities, relations, SDU acronyms).")
     app.add_typer(eval_app, name="eval")
 
     @eval_app.command("acronyms", epilog="Examples:\n\n  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json"
@@ -139,4 +146,21 @@ def register(app: typer.Typer) -> None:
         model = load_settings().pipeline
         nlp = load_pipeline(model) if pipeline is SciercPipeline.FULL else evaluation.load_model(model)
         result = evaluation.run(file, nlp=nlp, predictions_out=predictions)
+        print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
+
+    @eval_app.command("relations", epilog="Examples:\n\n  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl "
+                                          "--format scier\n\n  paperkg eval relations ../shared/benchmarks/scierc/dev.json "
+                                          "--format scierc --gold-entities")
+    def eval_relations(file: FileArgument,
+                       format: Annotated[RelationFormat, typer.Option("--format", "-f", help="The file's layout.")],
+                       gold_entities: Annotated[bool, typer.Option(
+                           "--gold-entities", help="Relations between the gold mentions instead of the pipeline's own.")]
+                       = False,
+                       as_json: JsonOption = False) -> None:
+        """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside them, words/s."""
+        from paperkg.api import load_pipeline
+        from paperkg.extract.evaluate import relations as evaluation
+
+        _require_file(file)
+        result = evaluation.run(load_pipeline(load_settings().pipeline), file, format.value, gold_entities=gold_entities)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))

@@ -24,9 +24,10 @@ def test_meta_names_version_seed_sources_and_dev_figures():
     assert {source["name"].split()[0] for source in META["sources"]} >= {"SciERC", "TDMSci", "SciER"}
     assert all(source.get("license") for source in META["sources"])
     assert META["performance"]["types_tdmsci_f_dev"] > 0.5 and META["performance"]["types_scier_f_dev"] > 0.6
+    assert META["performance"]["rel_scier_e2e_f_dev"] > 0.3 and META["performance"]["rel_scier_gold_f_dev"] > 0.5
 
 
-def test_model_is_under_25_mb_and_holds_the_types_and_term_heads():
+def test_model_is_under_25_mb_and_holds_the_types_term_and_relation_heads():
     size = sum(path.stat().st_size for path in DEFAULT_MODEL.rglob("*") if path.is_file())
     assert size < 25_000_000
-    assert set(META["pipeline"]) == {"tok2vec", "types_ner", "ner"}
+    assert set(META["pipeline"]) == {"tok2vec", "types_ner", "ner", "relation_model"}

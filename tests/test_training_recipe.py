@@ -12,6 +12,7 @@ import spacy
 from cli_helpers import run_cli
 from thinc.api import Config
 
+from paperkg.core.schema import REL_ENDS
 from paperkg.extract.evaluate.benchmarks import Record
 from paperkg.extract.training.corpus import names_a_dataset, types_gold
 from paperkg.extract.training.corpus_stats import shippable_abstracts
@@ -122,7 +123,7 @@ def test_termhood_step_counts_documents_per_ngram_in_shippable_abstracts_only(sh
     corpus = write_abstracts(tmp_path / "abstracts.jsonl.gz", rows)
     result = run_cli("train", str(tmp_path / "out"), "--benchmarks", str(shared / "benchmarks"),
                      "--corpus", str(corpus), "--to-step", "termhood")
-    assert "[1/9] termhood: 3 n-grams in at least 5 of 5 CC BY / CC0 abstracts" in result.stderr
+    assert "[1/10] termhood: 3 n-grams in at least 5 of 5 CC BY / CC0 abstracts" in result.stderr
     assert "copy it over extract/data/corpus_df.tsv.gz" in result.stderr
     table = gzip.decompress((tmp_path / "out" / "data" / "corpus_df.tsv.gz").read_bytes()).decode()
     assert table.splitlines()[2:] == ["# documents\t5", "graph\t5", "graph transformer\t5", "transformer\t5"]
@@ -175,20 +176,23 @@ def test_train_smoke_run_gives_a_model_paperkg_loads_with_provenance(inputs, tmp
 
     out = tmp_path / "out"
     result = run_cli("train", str(out), *inputs, "--limit", "1", "--max-steps", "1", "--to-step", "corpus")
-    assert "[1/9] termhood: " in result.stderr and "of 1 CC BY / CC0 abstracts" in result.stderr
-    assert "[6/9] corpus:" in result.stderr and "[7/9]" not in result.stderr
+    assert "[1/10] termhood: " in result.stderr and "of 1 CC BY / CC0 abstracts" in result.stderr
+    assert "[6/10] corpus:" in result.stderr and "[7/10]" not in result.stderr
     result = run_cli("train", str(out), *inputs, "--limit", "1", "--max-steps", "1")  # resumes
-    assert "[6/9] corpus: done, skipped" in result.stderr and "[9/9] package: tok2vec" in result.stderr
+    assert "[6/10] corpus: done, skipped" in result.stderr and "[9/10] relations: rel_scier_e2e_f_dev" in result.stderr
+    assert "[10/10] package: tok2vec" in result.stderr
     model = out / "model"
     meta = json.loads((model / "meta.json").read_text())
     assert meta["name"] == "paperkg_entities" and meta["seed"] == 0 and meta["version"] == "1.0.0"
     assert meta["paperkg_weights_sha256"] == weights_checksum(model)
     assert {s["name"] for s in meta["sources"]} >= {"SciERC", "TDMSci", "SciER"}
     assert not any("abstracts" in s["name"] for s in meta["sources"]) and "types_tdmsci_f_dev" in meta["performance"]
+    assert "rel_scier_e2e_f_dev" in meta["performance"] and "rel_scier_gold_f_dev" in meta["performance"]
     assert all(v is None for v in Config().from_disk(model / "config.cfg")["paths"].values())
     trained = spacy.load(model)
     assert not trained.vocab.vectors.shape[0]  # no static vectors
-    assert trained.pipe_names == ["tok2vec", "types_ner", "ner"]
+    assert trained.pipe_names == ["tok2vec", "types_ner", "ner", "relation_model"]
+    assert set(trained.get_pipe("relation_model").cfg["thresholds"]) == {kind.value for kind in REL_ENDS}
     nlp = load_pipeline(model)  # the term layer (ner) is there, disabled until asked for
-    assert {"tok2vec", "types_ner", "ner"} <= set(nlp.component_names)
+    assert {"tok2vec", "types_ner", "ner", "relation_model"} <= set(nlp.component_names)
     assert "types" in nlp("We evaluate BERT on SQuAD with F1.").spans

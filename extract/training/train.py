@@ -28,14 +28,16 @@ def spacy_train(config: Path, corpus: Path, run: Path, overrides: dict[str, Any]
     return run / "model-best"
 
 
-def assemble(types_model: Path, terms_model: Path, out: Path) -> None:
+def assemble(types_model: Path, terms_model: Path, relations_model: Path, out: Path) -> None:
     """The shipped model: the types pipeline (tok2vec, types_ner) plus the SciERC model's `ner` as the
-    term layer, given its own copy of the SciERC tok2vec so it does not listen to the types tok2vec.
-    Paths in the saved config are nulled: no training-machine paths ship."""
+    term layer, given its own copy of the SciERC tok2vec so it does not listen to the types tok2vec, and
+    the relation model (it reads the types tok2vec's doc.tensor). Paths in the saved config are nulled:
+    no training-machine paths ship."""
     nlp = spacy.load(types_model)
     terms = spacy.load(terms_model)
     terms.replace_listeners("tok2vec", "ner", ["model.tok2vec"])
     nlp.add_pipe("ner", source=terms)
+    nlp.add_pipe("relation_model", source=spacy.load(relations_model))
     nlp.to_disk(out)
     config = Config().from_disk(out / "config.cfg", interpolate=False)
     config["paths"].update({key: None for key in config["paths"]})

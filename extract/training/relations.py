@@ -1,0 +1,205 @@
+"""Training of the relation component (extract/relation_model.py), the recipe's step "relations".
+
+The pipeline's tok2vec is frozen, so each candidate pair's features are computed once (the tok2vec
+run over the benchmark's own tokens, gold entities in paperkg's types) and only the classifier
+learns: a few epochs of Adam on a masked binary cross-entropy (a type the source does not
+annotate carries no loss: SciERC has no TRAINED_ON, BENCHMARK_FOR, SUBTASK_OF, SYNONYM_OF). The
+threshold of each type is then the one with the best F1 on SciER dev end to end (the pipeline's own
+entities). Settings: extract/training/configs/relations.cfg.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from thinc.api import Adam, fix_random_seed
+from thinc.types import Floats2d
+
+from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
+from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs
+
+COMPONENT = "relation_model"
+FACTORY = "paperkg_relation_model"
+
+
+@dataclass
+class Featurized:
+    """Candidate pairs of a set of documents: features, gold (0/1 per type) and loss mask per pair."""
+
+    X: Floats2d
+    Y: Floats2d
+    mask: Floats2d
+
+
+def gold_docs(nlp: Language, records: Sequence[RelationRecord], negatives_from: Sequence[str] = ()) -> list[Doc]:
+    """Docs on the records' own tokens with doc.tensor from the tok2vec and the gold entities; for the
+    sources in `negatives_from`, `nlp` is the whole pipeline and its own mentions that overlap no gold
+    mention are added: pairs with them are what end-to-end extraction must learn to leave out."""
+    from paperkg.extract.evaluate.relations import RELATION_PIPES
+
+    docs = [r.record.doc(nlp.vocab) for r in records]
+    if negatives_from:
+        with nlp.select_pipes(disable=[name for name in RELATION_PIPES if name in nlp.pipe_names]):
+            docs = list(nlp.pipe(docs, batch_size=32))
+    else:
+        docs = list(nlp.get_pipe("tok2vec").pipe(docs, batch_size=64))
+    for doc, r in zip(docs, records):
+        spans = list(r.entities)
+        if r.source in negatives_from:
+            covered = {i for s, e, _ in spans for i in range(s, e)}
+            spans += [(e.start, e.end, e.label_) for e in doc.spans.get("entities", [])
+                      if not covered & set(range(e.start, e.end))]
+        doc.spans["entities"] = [Span(doc, s, e, label=label) for s, e, label in sorted(spans)]
+    return docs
+
+
+def between_vocabulary(docs: Sequence[Doc], max_gap: int, size: int) -> list[str]:
+    """The `size` words seen most often between the two mentions of a candidate pair (ties alphabetical)."""
+    counts: Counter[str] = Counter()
+    for doc in docs:
+        entities = list(doc.spans["entities"])
+        for a, b in candidate_pairs(doc, entities, max_gap):
+            if entities[a].start < entities[b].start:
+                counts.update({t.lower_ for t in doc[entities[a].end:entities[b].start]})
+    return [word for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]]
+
+
+def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[RelationRecord]) -> Featurized:
+    """Features, gold and mask of every candidate pair of gold-entity docs."""
+    xs, ys, masks = [], [], []
+    for doc, r in zip(docs, records):
+        entities = list(doc.spans["entities"])
+        pairs, X = component.featurize(doc, entities)
+        if not pairs:
+            continue
+        gold = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
+        for h0, h1, t0, t1, kind in r.relations:
+            gold[(h0, h1, t0, t1)].add(kind.value)
+        Y = numpy.zeros((len(pairs), len(LABELS)), dtype="f")
+        for row, (a, b) in zip(Y, pairs):
+            for kind in gold.get((entities[a].start, entities[a].end, entities[b].start, entities[b].end), ()):
+                row[LABELS.index(kind)] = 1
+        annotated = numpy.array([label in {k.value for k in ANNOTATED[r.source]} for label in LABELS], dtype="f")
+        xs.append(X)
+        ys.append(Y)
+        masks.append(numpy.tile(annotated, (len(pairs), 1)))
+    return Featurized(numpy.vstack(xs), numpy.vstack(ys), numpy.vstack(masks))
+
+
+def fit(component: RelationModel, data: Featurized, epochs: int, batch_size: int, learn_rate: float,
+        positive_weight: float, seed: int) -> list[float]:
+    """Train the classifier on featurized pairs; returns the mean loss of each epoch."""
+    fix_random_seed(seed)
+    rng = numpy.random.default_rng(seed)
+    model = component.model
+    optimizer = Adam(learn_rate)
+    losses = []
+    for _ in range(epochs):
+        order = rng.permutation(len(data.X))
+        total = 0.0
+        for at in range(0, len(order), batch_size):
+            batch = order[at:at + batch_size]
+            X, Y, M = data.X[batch], data.Y[batch], data.mask[batch]
+            P, backprop = model.begin_update(X)
+            weight = M * (1 + (positive_weight - 1) * Y)
+            backprop(((P - Y) * weight / len(batch)).astype("f"))
+            model.finish_update(optimizer)
+            total += float(-(weight * (Y * numpy.log(P + 1e-7) + (1 - Y) * numpy.log(1 - P + 1e-7))).sum())
+        losses.append(total / max(len(order), 1))
+    return losses
+
+
+def new_component(settings: dict[str, Any], between_words: list[str], tensor_width: int) -> tuple[Language, RelationModel]:
+    """A blank pipeline holding an initialised relation component with the settings' classifier."""
+    nlp = spacy.blank("en")
+    config = {"model": {"@architectures": "paperkg.RelationClassifier.v1", "hidden_width": settings["hidden_width"],
+                        "dropout": settings["dropout"]}, "max_gap": settings["max_gap"],
+              "cue_types": list(settings.get("cue_types", []))}
+    component = nlp.add_pipe(FACTORY, name=COMPONENT, config=config)
+    component.initialize(lambda: [], between_words=between_words, tensor_width=tensor_width)
+    return nlp, component
+
+
+def load_records(benchmarks: Path, sources: Sequence[str], split: str, limit: int = 0) -> list[RelationRecord]:
+    """The relation records of the sources' split (the first `limit` of each file when > 0)."""
+    files = {("scier", "train"): "scier/train.jsonl", ("scier", "dev"): "scier/dev.jsonl",
+             ("scierc", "train"): "scierc/train.json", ("scierc", "dev"): "scierc/dev.json"}
+    return [r for source in sources for r in read_relations(source, benchmarks / files[(source, split)], limit)]
+
+
+def train(benchmarks: Path, source_model: Path, out: Path, config: Path, seed: int, limit: int = 0) -> dict[str, Any]:
+    """Train the relation component on the configured train sources with features from `source_model`'s
+    tok2vec, tune its thresholds on SciER dev end to end (the pipeline assembled from `source_model`),
+    save it as a pipeline in `out`; returns its dev figures."""
+    from thinc.api import Config
+
+    from paperkg.extract.evaluate import relations as evaluation
+    from paperkg.extract.pipeline import load_pipeline
+
+    settings = Config().from_disk(config)["relations"]
+    pipeline = load_pipeline(source_model)
+    records = load_records(benchmarks, settings["train_sources"], "train", limit)
+    docs = gold_docs(pipeline, records, settings["negatives_from"])
+    words = between_vocabulary(docs, settings["max_gap"], settings["between_words"])
+    nlp, component = new_component(settings, words, docs[0].tensor.shape[1])
+    data = featurize(component, docs, records)
+    losses = fit(component, data, settings["epochs"], settings["batch_size"], settings["learn_rate"],
+                 settings["positive_weight"], seed)
+    dev = load_records(benchmarks, ["scier"], "dev", limit)
+    component.cfg["thresholds"] = choose_thresholds(component, evaluation.process(pipeline, dev, False), dev,
+                                                    settings["threshold_grid"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(out)
+    figures = {"train_pairs": len(data.X), "train_relations": int(data.Y.sum()), "final_loss": round(losses[-1], 4),
+               "thresholds": component.cfg["thresholds"]}
+    pipeline.add_pipe(COMPONENT, source=nlp)
+    for fmt, gold in (("scier", False), ("scier", True), ("scierc", False), ("scierc", True)):
+        result = evaluation.run(pipeline, benchmarks / ("scier/dev.jsonl" if fmt == "scier" else "scierc/dev.json"),
+                                fmt, gold_entities=gold, limit=limit)
+        figures[f"rel_{fmt}_{'gold' if gold else 'e2e'}_f_dev"] = round(result["exact"]["f1"], 4)
+    return figures
+
+
+def choose_thresholds(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
+                      grid: Sequence[float]) -> dict[str, float]:
+    """Thresholds from `grid` for the best exact micro F1 on the docs (processed without the component)."""
+    from paperkg.extract.evaluate import relations as evaluation
+
+    cues = [list(doc._.paperkg_relations or []) for doc in docs]
+    predictions = component.predict(docs)
+    gold = evaluation.gold_arcs(records)
+    labels = [kind for kind in evaluation.RelType if kind.value in LABELS]
+    results = {}
+    for threshold in grid:
+        component.cfg["thresholds"] = {label: threshold for label in LABELS}
+        for doc, kept in zip(docs, cues):
+            doc._.paperkg_relations = kept
+        component.set_annotations(docs, predictions)
+        predicted = [(r.record.key, arc) for r, doc in zip(records, docs) for arc in evaluation.predicted_arcs(doc)]
+        results[threshold] = evaluation.score(gold, predicted, labels)["per_label"]
+    for doc, kept in zip(docs, cues):
+        doc._.paperkg_relations = kept
+    return micro_thresholds(results, LABELS, grid, sum(results[grid[0]][label]["gold"] for label in LABELS))
+
+
+def micro_thresholds(results: dict[float, dict[str, dict]], labels: Sequence[str], grid: Sequence[float],
+                     gold: int, rounds: int = 3) -> dict[str, float]:
+    """Thresholds that maximise micro F1 (2 TP / (predicted + gold)): each type's best own F1 first, then
+    coordinate ascent, one type at a time, on the per-type counts at each threshold (`results`)."""
+    chosen = {label: max(grid, key=lambda t: (round(results[t][label]["f1"], 6), t)) for label in labels}
+
+    def micro(choice: dict[str, float]) -> float:
+        tp = sum(results[choice[label]][label]["tp"] for label in labels)
+        return 2 * tp / (sum(results[choice[label]][label]["predicted"] for label in labels) + gold or 1)
+
+    for _ in range(rounds):
+        for label in labels:
+            chosen[label] = max(grid, key=lambda t: (round(micro({**chosen, label: t}), 6), t))
+    return chosen

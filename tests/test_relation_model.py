@@ -1,0 +1,75 @@
+"""The trained relation component (extract/relation_model.py): its candidate pairs, the relations it
+writes on a few sentences, their fit to the schema, and its round trip through a saved pipeline."""
+from __future__ import annotations
+
+import pytest
+import spacy
+from spacy.tokens import Doc, Span
+
+from paperkg.api import load_pipeline
+from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
+from paperkg.extract.relation_model import acronym_synonyms, candidate_pairs
+
+from cli_helpers import CORPUS
+
+SENTENCES = ("We train a convolutional neural network (CNN) for image classification and evaluate it on ImageNet. "
+             "Our parser outperforms the Stanford parser on the Penn Treebank.")
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_pipeline()
+
+
+def _doc(words, sent_starts, spans):
+    doc = Doc(spacy.blank("en").vocab, words=words, sent_starts=sent_starts)
+    doc.spans["entities"] = [Span(doc, s, e, label=label) for s, e, label in spans]
+    return doc
+
+
+def test_candidates_are_ordered_pairs_in_one_sentence_that_some_type_allows():
+    words = ["BERT", "for", "parsing", "on", "WSJ", ".", "CRF", "tagging", "F1"]
+    doc = _doc(words, [True, False, False, False, False, False, True, False, False],
+               [(0, 1, "Method"), (2, 3, "Task"), (4, 5, "Dataset"), (6, 7, "Method"), (7, 8, "Task"), (8, 9, "Metric")])
+    pairs = set(candidate_pairs(doc, list(doc.spans["entities"]), max_gap=30))
+    assert {(0, 1), (0, 2), (2, 1), (3, 4)} <= pairs          # M->T, M->D, D->T; the second sentence's own pair
+    assert (1, 0) not in pairs and (0, 3) not in pairs       # no type joins Task->Method; not across sentences
+    assert not any(5 in pair for pair in pairs)              # a Metric has no other Metric to be joined to
+    assert set(candidate_pairs(doc, list(doc.spans["entities"]), max_gap=0)) == {(3, 4)}  # adjacent only
+
+
+def test_the_pipeline_ships_the_component_with_a_threshold_per_type(nlp):
+    component = nlp.get_pipe("relation_model")
+    assert nlp.pipe_names[-1] == "relation_model"
+    assert set(component.cfg["thresholds"]) == {kind.value for kind in REL_ENDS}
+    assert all(0 < t < 1 for t in component.cfg["thresholds"].values()) and component.cfg["between_words"]
+
+
+def test_an_acronym_definition_is_a_synonym_and_the_model_finds_typed_relations(nlp):
+    doc = nlp(SENTENCES)
+    entities = list(doc.spans["entities"])
+    found = {(r.type, entities[r.head].text, entities[r.tail].text, r.source) for r in doc._.paperkg_relations}
+    assert (RelType.SYNONYM_OF, "CNN", "convolutional neural network") in {f[:3] for f in found}
+    assert [(r.type, entities[r.head].text, r.source) for r in acronym_synonyms(doc, entities, 0.9)] == [
+        (RelType.SYNONYM_OF, "CNN", "acronym")]
+    assert (RelType.USED_FOR, "convolutional neural network", "image classification", "model") in found
+    assert all(0 < r.confidence <= 1 for r in doc._.paperkg_relations)
+
+
+def test_every_relation_on_the_example_abstracts_fits_its_type_ends(nlp):
+    texts = [p for f in sorted(CORPUS.glob("*.txt"))[:15] for p in f.read_text(encoding="utf8").split("\n\n")[1:]]
+    relations = 0
+    for doc in nlp.pipe(texts):
+        entities = list(doc.spans["entities"])
+        for r in doc._.paperkg_relations:
+            relations += 1
+            assert relation_allowed(r.type, entities[r.head].label_, entities[r.tail].label_), r
+            assert entities[r.head].sent.start == entities[r.tail].sent.start
+    assert relations > 0
+
+
+def test_a_saved_pipeline_restores_the_component_and_its_relations(nlp, tmp_path):
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.get_pipe("relation_model").cfg == nlp.get_pipe("relation_model").cfg
+    assert loaded(SENTENCES)._.paperkg_relations == nlp(SENTENCES)._.paperkg_relations
