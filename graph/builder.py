@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SYMMETRIC_REL_TYPES, relation_allowed, SCHEMA_KEY, SCHEMA_VERSION, Extraction, Mention,
-                                 NodeLabel, PaperRecord, RelType)
+from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
+                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -95,8 +95,7 @@ class GraphBuilder:
         for rel in record.relations:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
-                if rel.confidence >= SYNONYM_MIN_CONFIDENCE and uses[rel.head] and uses[rel.tail] \
-                        and head.label == tail.label:
+                if _merges(rel, uses[rel.head], uses[rel.tail]):
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
                 continue
             relations.append((rel.head, rel.tail, rel.type, evidence(
@@ -313,6 +312,14 @@ class GraphBuilder:
         else:
             self.graph.add_edge(source, target, key=kind.value, type=kind.value, count=1,
                                 confidence=evidence.confidence, evidence=[evidence])
+
+
+def _merges(rel: Relation, head: _Use | None, tail: _Use | None) -> bool:
+    """Whether a SYNONYM_OF relation merges its two names: sure enough, both nodes of one type, two names that
+    are not one already, and neither a short form (what a short form stands for is the acronym resolution's call,
+    which checks its letters: the model pairs 'FedKD (Federated Distillation)' too)."""
+    return (rel.confidence >= SYNONYM_MIN_CONFIDENCE and head is not None and tail is not None
+            and head.label == tail.label and head.form != tail.form and not head.bare and not tail.bare)
 
 
 def _hyphenated_names(record: Extraction) -> dict[str, str]:

@@ -56,18 +56,28 @@ def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() ->
 
 
 def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merge() -> None:
-    text = "ViT, also called Vision Transformer, is used for image classification."
-    vit, long_form = _mention("ViT", NodeLabel.METHOD, 0), _mention("Vision Transformer", NodeLabel.METHOD, 17)
-    task = _mention("image classification", NodeLabel.TASK, 50)
-    relations = [Relation(RelType.SYNONYM_OF, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
-    other = _record("p2", "Vision Transformer works.", [_mention("Vision Transformer", NodeLabel.METHOD, 0)], [])
-    for order in ([_record("p1", text, [vit, long_form, task], relations), other],
-                  [other, _record("p1", text, [vit, long_form, task], relations)]):
+    text = "Vision Transformer, also called image transformer, is used for image classification."
+    long_form, other = _mention("Vision Transformer", NodeLabel.METHOD, 0), _mention("image transformer", NodeLabel.METHOD, 32)
+    task = _mention("image classification", NodeLabel.TASK, 62)
+    relations = [Relation(RelType.SYNONYM_OF, 1, 0, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
+    second = _record("p2", "Vision Transformer works.", [_mention("Vision Transformer", NodeLabel.METHOD, 0)], [])
+    for order in ([_record("p1", text, [long_form, other, task], relations), second],
+                  [second, _record("p1", text, [long_form, other, task], relations)]):
         builder = GraphBuilder()
         builder.add_all(order)
         graph = builder.finalize()
-        node = graph.nodes["method:vision transformer"]
-        assert "method:vit" not in graph
-        assert "ViT" in node["aliases"] and any(m.startswith("ViT [synonym-of: p1") for m in node["merged_from"])
+        [node] = [d for _, d in graph.nodes(data=True) if d["label"] == "Method"]
+        assert node["name"] == "Vision Transformer" and "image transformer" in node["aliases"]
+        assert any(m.startswith("image transformer [synonym-of: p1") for m in node["merged_from"])
         assert node["papers"] == 2
-        assert graph.has_edge("method:vision transformer", "task:image classification", key="USED_FOR")
+        assert graph.has_edge(node["key"], "task:image classification", key="USED_FOR")
+
+
+def test_a_model_synonym_never_decides_what_a_short_form_stands_for() -> None:
+    text = "We propose FedKD (Federated Distillation)."
+    short, long_form = _mention("FedKD", NodeLabel.METHOD, 11), _mention("Federated Distillation", NodeLabel.METHOD, 18)
+    builder = GraphBuilder()
+    builder.add(_record("p1", text, [short, long_form], [Relation(RelType.SYNONYM_OF, 0, 1, 0, "model", 0.99)]))
+    graph = builder.finalize()
+    assert sorted(d["name"] for _, d in graph.nodes(data=True) if d["label"] == "Method") == \
+        ["FedKD", "Federated Distillation"]
