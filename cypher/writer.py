@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH_SIZE = 2000
+# A first push into a database without paperkg nodes CREATEs (nothing to match): larger batches
+# then pay, as each transaction's commit and planning costs are spread over more rows.
+CREATE_BATCH_SIZE = 20_000
 PUSH_LABEL = "PaperkgPush"
 _ANY_LABEL = "|".join(NODE_LABELS)
 
@@ -49,6 +52,23 @@ WITH r, row, coalesce(r.first_push, $push) AS first_push
 SET r = row.props
 SET r.first_push = first_push, r.last_push = $push, r.{hash} = row.hash
 """
+# The first push (no node of paperkg's labels on the server): CREATE, with the same properties as
+# the MERGEs above write; the relationships' ends are found through the unique `key` indexes.
+_NODE_CREATE = """
+UNWIND $rows AS row
+CREATE (n:{label})
+SET n += row.props
+SET n.first_push = $push, n.last_push = $push, n.{hash} = row.hash
+"""
+_REL_CREATE = """
+UNWIND $rows AS row
+MATCH (s:{source} {{key: row.source}})
+MATCH (t:{target} {{key: row.target}})
+CREATE (s)-[r:{rel_type}]->(t)
+SET r += row.props
+SET r.first_push = $push, r.last_push = $push, r.{hash} = row.hash
+"""
+_ANY_PAPERKG_NODE = f"OPTIONAL MATCH (n:{_ANY_LABEL}) WITH n LIMIT 1 RETURN n IS NOT NULL AS held"
 _START_PUSH = f"""
 OPTIONAL MATCH (p:{PUSH_LABEL})
 WITH coalesce(max(p.seq), 0) + 1 AS seq
@@ -215,16 +235,61 @@ def finish_push(driver: Driver, database: str, push: int) -> None:
 def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
                on_batch: Callable[[int], None] | None = None) -> None:
     """MERGE all node rows, then all relationship rows, batch by batch."""
-    work = [(_NODE_MERGE.format(label=label, hash=HASH_PROPERTY), label_rows)
-            for label, label_rows in rows.nodes.items()]
-    work += [(_REL_MERGE.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
-             for (rel_type, source, target), group_rows in rows.rels.items()]
+    _write_batches(driver, database, _work(rows, _NODE_MERGE, _REL_MERGE), push, batch_size, on_batch)
+
+
+def create_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
+                on_batch: Callable[[int], None] | None = None) -> None:
+    """CREATE all node rows, then all relationship rows, batch by batch: for a database that holds no
+    paperkg node (a first push), where there is nothing to MERGE with."""
+    _write_batches(driver, database, _work(distinct_rows(rows), _NODE_CREATE, _REL_CREATE), push, batch_size,
+                   on_batch)
+
+
+def distinct_rows(rows: GraphRows) -> GraphRows:
+    """The rows as a MERGE push leaves them: one per label and key, and per relationship group and
+    pair of ends, with the properties of the last (MERGE folds rows with the same key into one node,
+    each SET overwriting the one before)."""
+    distinct = GraphRows()
+    for label, label_rows in rows.nodes.items():
+        distinct.nodes[label] = list({row["key"]: row for row in label_rows}.values())
+    for group, group_rows in rows.rels.items():
+        distinct.rels[group] = list({(row["source"], row["target"]): row for row in group_rows}.values())
+    return distinct
+
+
+def holds_paperkg_nodes(driver: Driver, database: str) -> bool:
+    """Whether the database holds any node with one of paperkg's labels."""
+    with driver.session(database=database) as session:
+        return bool(session.run(_ANY_PAPERKG_NODE).single(strict=True)["held"])
+
+
+def _work(rows: GraphRows, node_query: str, rel_query: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(query text, its rows) per label, then per relationship group."""
+    work = [(node_query.format(label=label, hash=HASH_PROPERTY), label_rows) for label, label_rows in rows.nodes.items()]
+    return work + [(rel_query.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
+                   for (rel_type, source, target), group_rows in rows.rels.items()]
+
+
+def _write_batches(driver: Driver, database: str, work: list[tuple[str, list[dict[str, Any]]]], push: int,
+                   batch_size: int, on_batch: Callable[[int], None] | None) -> None:
+    """Each query over its rows, one managed write transaction per batch."""
     with driver.session(database=database) as session:
         for query, group_rows in work:
             for batch in _batches(group_rows, batch_size):
                 session.execute_write(_run_batch, query, batch, push)
                 if on_batch:
                     on_batch(len(batch))
+
+
+def _write_changes(driver: Driver, database: str, rows: GraphRows, push: int, fresh: bool,
+                   batch_size: int | None, on_batch: Callable[[int], None] | None) -> None:
+    """CREATE the rows into a database without paperkg nodes (`fresh`), else MERGE them."""
+    if fresh:
+        log.info("no paperkg node on the server: creating the rows")
+        create_rows(driver, database, rows, push, batch_size or CREATE_BATCH_SIZE, on_batch)
+    else:
+        write_rows(driver, database, rows, push, batch_size or DEFAULT_BATCH_SIZE, on_batch)
 
 
 def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
@@ -243,32 +308,35 @@ def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
             [row(kind, rel_sent.get(kind, 0), types, changes.same_rels[kind]) for kind in REL_TYPES])
 
 
-def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
+def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
                replace: bool = False, source: str = "",
                on_batch: Callable[[int], None] | None = None) -> PushReport:
     """Push `graph` to `target` and check the server's counts against it.
 
-    `replace` first deletes every node with a paperkg label (other nodes stay). Raises
+    `replace` first deletes every node with a paperkg label (other nodes stay). Into a database
+    without paperkg nodes the rows are CREATEd in batches of CREATE_BATCH_SIZE, else MERGEd in
+    batches of DEFAULT_BATCH_SIZE (`batch_size` sets both). Raises
     PaperkgError(ExitCode.SERVER) for connection, credential and database errors and
     CountMismatch (ExitCode.MISMATCH) when the server does not hold what was sent.
     """
-    if batch_size < 1:
+    if batch_size is not None and batch_size < 1:
         raise PaperkgError(f"--batch-size must be at least 1, not {batch_size}.")
     began = time.perf_counter()
     rows = graph_rows(graph)
     with open_driver(target, "; a push cut short is completed by pushing again") as driver:
         apply_schema(driver, target.database)
         if replace:
-            delete_paperkg_nodes(driver, target.database, batch_size)
-        changes = Changes(rows) if replace else changed_rows(driver, target.database, rows)
+            delete_paperkg_nodes(driver, target.database, batch_size or DEFAULT_BATCH_SIZE)
+        fresh = not holds_paperkg_nodes(driver, target.database)
+        changes = Changes(rows) if replace or fresh else changed_rows(driver, target.database, rows)
         unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
         if on_batch and unchanged:
             on_batch(unchanged)
         push = start_push(driver, target.database, rows, source)
         written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
-        log.info("push %d: %d nodes and relationships to write (%d on the server as they are), batches of %d",
-                 push, written, unchanged, batch_size)
-        write_rows(driver, target.database, changes.rows, push, batch_size, on_batch)
+        log.info("push %d: %d nodes and relationships to write (%d on the server as they are)",
+                 push, written, unchanged)
+        _write_changes(driver, target.database, changes.rows, push, fresh, batch_size, on_batch)
         finish_push(driver, target.database, push)
         nodes, rels = read_counts(driver, target.database, rows, push, changes)
     report = PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written)
