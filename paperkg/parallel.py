@@ -1,10 +1,11 @@
-"""Extraction in worker processes: each loads the pipeline once and sends back JSON lines (not Docs,
-whose extensions hold Python objects), and the lines come back in input order, so `--jobs N`
-writes the same bytes as `--jobs 1`. Without --jobs, workers start only for inputs big enough to
-pay for their start-up.
+"""Extraction in worker processes: they fork from a fork server that loaded the pipeline once (so
+they start at once and share its memory), send back JSON lines (not Docs, whose extensions hold
+Python objects), and the lines come back in input order, so `--jobs N` writes the same bytes as
+`--jobs 1`. Without --jobs, workers start only for inputs big enough to pay for their start-up.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 from collections import deque
@@ -17,6 +18,7 @@ from pathlib import Path
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
+PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
 IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
 # Without --jobs, an input of fewer batches runs in this process: a worker spends ~3 s loading the
 # pipeline, about what 8 batches of 32 abstracts take to extract.
@@ -54,6 +56,7 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int) -> Iterator[tuple[str, str]]:
     context = _worker_context()
+    _start_pipeline_server(context, model, rules_only)
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     try:
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
@@ -80,8 +83,27 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel"])
+        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel", "paperkg.preloaded_pipeline"])
     return context
+
+
+def _start_pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None, rules_only: bool) -> None:
+    """Start the fork server (unless one runs already) with this build's pipeline named in its
+    environment: paperkg.preloaded_pipeline loads it there once, and every worker forks with it loaded.
+    A server started earlier by this process keeps its pipeline; a worker needing another loads its own."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    previous = os.environ.get(PIPELINE_VARIABLE)
+    os.environ[PIPELINE_VARIABLE] = json.dumps([str(model.resolve()) if model else None, rules_only])
+    try:
+        forkserver.ensure_running()
+    finally:
+        if previous is None:
+            del os.environ[PIPELINE_VARIABLE]
+        else:
+            os.environ[PIPELINE_VARIABLE] = previous
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:
