@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from itertools import chain, islice
 from pathlib import Path
 
@@ -20,9 +21,11 @@ from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
 IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
-# Without --jobs, an input of fewer batches runs in this process: a worker spends ~3 s loading the
-# pipeline, about what 8 batches of 32 abstracts take to extract.
-AUTO_POOL_BATCHES = 8
+# Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
+# loaded, so a pool costs only the fork server's start (~1 s of CPU: Python and spaCy's imports);
+# a batch of 32 abstracts takes ~0.6 s of CPU to extract, and two workers save half of that per
+# batch, so the pool pays from about 4 batches (bench/bench_scale.py, README "Performance").
+AUTO_POOL_BATCHES = 4
 
 
 def available_cores() -> int:
@@ -56,11 +59,11 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int) -> Iterator[tuple[str, str]]:
     context = _worker_context()
-    _start_pipeline_server(context, model, rules_only)
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     try:
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
-                                 initargs=(model, rules_only)) as pool:
+        with _pipeline_server(context, model, rules_only), \
+                ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
+                                    initargs=(model, rules_only)) as pool:
             for batch in batches:
                 pending.append(([record.id for record in batch],
                                 pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
@@ -87,14 +90,19 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def _start_pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None, rules_only: bool) -> None:
-    """Start the fork server (unless one runs already) with this build's pipeline named in its
-    environment: paperkg.preloaded_pipeline loads it there once, and every worker forks with it loaded.
-    A server started earlier by this process keeps its pipeline; a worker needing another loads its own."""
-    if context.get_start_method() != "forkserver":
-        return
+@contextmanager
+def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None,
+                     rules_only: bool) -> Iterator[None]:
+    """A fork server for this build's workers with the pipeline loaded (paperkg.preloaded_pipeline
+    loads the one named in its environment), stopped afterwards so its copy of the pipeline does not
+    stay in memory while the graph is built. A fork server this process started before is left as
+    it is: a worker needing another pipeline than it holds loads its own."""
     from multiprocessing import forkserver
 
+    server = forkserver._forkserver  # the module's own instance; _stop is how its tests stop it
+    if context.get_start_method() != "forkserver" or server._forkserver_pid is not None:
+        yield
+        return
     previous = os.environ.get(PIPELINE_VARIABLE)
     os.environ[PIPELINE_VARIABLE] = json.dumps([str(model.resolve()) if model else None, rules_only])
     try:
@@ -104,6 +112,10 @@ def _start_pipeline_server(context: multiprocessing.context.BaseContext, model: 
             del os.environ[PIPELINE_VARIABLE]
         else:
             os.environ[PIPELINE_VARIABLE] = previous
+    try:
+        yield
+    finally:
+        server._stop()
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:
