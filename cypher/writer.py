@@ -86,17 +86,21 @@ CALL (r) {{ DELETE r }} IN TRANSACTIONS OF $batch ROWS
 MATCH (n:{_ANY_LABEL})
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF $batch ROWS
 """)
-# One query for all labels and one for all types: on a fresh server every new query text costs a
-# second or more of Cypher planning, which is most of a small first push.
-_COUNT_LABELS = f"""
-MATCH (n:{_ANY_LABEL})
-WITH [label IN labels(n) WHERE label IN $labels][0] AS name, n.last_push = $push AS stamped
-RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
+# Totals per label and per type from the server's count store (no scan), in one query text: on a
+# fresh server every new query text costs a second or more of Cypher planning.
+_COUNT_TOTALS = "\nUNION ALL\n".join(
+    [f"MATCH (n:{label}) RETURN 'node' AS kind, '{label}' AS name, count(n) AS total" for label in NODE_LABELS]
+    + [f"MATCH ()-[r:{rel_type}]->() RETURN 'rel' AS kind, '{rel_type}' AS name, count(r) AS total"
+       for rel_type in REL_TYPES])
+# What this push wrote, counted only over the labels and types it wrote to (a re-push that wrote
+# nothing scans nothing).
+_COUNT_STAMPED_NODES = """
+MATCH (n:{labels}) WHERE n.last_push = $push
+RETURN [label IN labels(n) WHERE label IN $labels][0] AS name, count(*) AS pushed
 """
-_COUNT_TYPES = """
-MATCH ()-[r]->() WHERE type(r) IN $types
-WITH type(r) AS name, r.last_push = $push AS stamped
-RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
+_COUNT_STAMPED_RELS = """
+MATCH ()-[r:{types}]->() WHERE r.last_push = $push
+RETURN type(r) AS name, count(*) AS pushed
 """
 
 
@@ -294,18 +298,32 @@ def _write_changes(driver: Driver, database: str, rows: GraphRows, push: int, fr
 
 def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
                 changes: Changes) -> tuple[list[CountRow], list[CountRow]]:
-    """Per label and per relationship type: sent, on the server as sent, and in total."""
+    """Per label and per relationship type: sent, on the server as sent (held unchanged, or stamped by
+    this push), and in total."""
     node_sent, rel_sent = rows.node_counts(), rows.rel_counts()
     with driver.session(database=database) as session:
-        labels = {r["name"]: r for r in session.run(_COUNT_LABELS, labels=list(NODE_LABELS), push=push)}
-        types = {r["name"]: r for r in session.run(_COUNT_TYPES, types=list(REL_TYPES), push=push)}
+        totals = {(r["kind"], r["name"]): r["total"] for r in session.run(_COUNT_TOTALS)}
+        stamped = _stamped_counts(session, sorted(changes.rows.node_counts()), sorted(changes.rows.rel_counts()),
+                                  push)
 
-    def row(name: str, sent: int, counted: dict[str, Any], same: int) -> CountRow:
-        record = counted.get(name)
-        return CountRow(name, sent, same + (record["pushed"] if record else 0), record["total"] if record else 0)
+    def row(kind: str, name: str, sent: int, same: int) -> CountRow:
+        return CountRow(name, sent, same + stamped.get((kind, name), 0), totals.get((kind, name), 0))
 
-    return ([row(label, node_sent.get(label, 0), labels, changes.same_nodes[label]) for label in NODE_LABELS],
-            [row(kind, rel_sent.get(kind, 0), types, changes.same_rels[kind]) for kind in REL_TYPES])
+    return ([row("node", label, node_sent.get(label, 0), changes.same_nodes[label]) for label in NODE_LABELS],
+            [row("rel", kind, rel_sent.get(kind, 0), changes.same_rels[kind]) for kind in REL_TYPES])
+
+
+def _stamped_counts(session: Any, labels: list[str], types: list[str], push: int) -> dict[tuple[str, str], int]:
+    """How many nodes per label and relationships per type carry last_push = `push`, counted over
+    `labels` and `types` only (names from the graph model's allow-list)."""
+    counts: dict[tuple[str, str], int] = {}
+    if labels:
+        for record in session.run(_COUNT_STAMPED_NODES.format(labels="|".join(labels)), labels=labels, push=push):
+            counts["node", record["name"]] = record["pushed"]
+    if types:
+        for record in session.run(_COUNT_STAMPED_RELS.format(types="|".join(types)), push=push):
+            counts["rel", record["name"]] = record["pushed"]
+    return counts
 
 
 def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
