@@ -14,7 +14,9 @@ entities are shared, as in a bigger corpus), until it has at least --min-rels re
     .venv/bin/python bench/bench_neo4j_push.py [--graph out/graph.json] [--min-rels 1000000]
 
 It empties the target database first (refusing one that holds non-paperkg labels) and leaves
-it holding the large graph.
+it holding the large graph. Each step prints as it ends, with the CPU seconds of this process and
+(when the server is the one scripts/neo4j.sh started, whose pid file lies under
+$PAPERKG_NEO4J_HOME/run) of the server: on a shared machine wall time depends on the others' load.
 """
 from __future__ import annotations
 
@@ -38,6 +40,39 @@ from paperkg.graph.exports import read_json  # noqa: E402
 from paperkg.cypher.rows import GraphRows, graph_rows  # noqa: E402
 from paperkg.cypher.writer import (DEFAULT_BATCH_SIZE, Neo4jTarget, apply_schema, open_driver,  # noqa: E402
                                         push_graph, start_push, write_rows)
+
+def server_pid() -> int | None:
+    """The pid of the Neo4j server scripts/neo4j.sh started, if its pid file is there."""
+    pid_file = Path(os.environ.get("PAPERKG_NEO4J_HOME", ROOT / ".neo4j")) / "run" / "neo4j.pid"
+    try:
+        return int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def process_cpu(pid: int | None) -> float:
+    """User and system CPU seconds of a process so far (0 when it cannot be read)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def timed(name: str, step, figures: dict) -> object:
+    """Run `step()`, record its wall seconds and the client's and server's CPU seconds, print them."""
+    pid = server_pid()
+    wall, client, server = time.perf_counter(), time.process_time(), process_cpu(pid)
+    result = step()
+    figures[f"{name}_seconds"] = round(time.perf_counter() - wall, 2)
+    figures[f"{name}_client_cpu_seconds"] = round(time.process_time() - client, 2)
+    figures[f"{name}_server_cpu_seconds"] = round(process_cpu(pid) - server, 2) if pid else None
+    print(f"{name}: {figures[f'{name}_seconds']} s wall, CPU {figures[f'{name}_client_cpu_seconds']} s client, "
+          f"{figures[f'{name}_server_cpu_seconds']} s server; load average {os.getloadavg()[0]:.1f}", flush=True)
+    return result
+
 
 NAIVE_MERGE = """
 MATCH (s:{source} {{key: $row.source}})
@@ -81,10 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--graph", type=Path, help="corpus graph.json (default: build examples/icml2025)")
     parser.add_argument("--min-rels", type=int, default=1_000_000)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+    parser.add_argument("--batch-size", type=int, help="rows per transaction (default: the push's own)")
     parser.add_argument("--naive-sample", type=int, default=3000, help="relationships pushed naively")
     parser.add_argument("--uri", default=os.environ.get("NEO4J_URI", "bolt://127.0.0.1:7687"))
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--skip", action="append", default=[], choices=["update", "naive"],
+                        help="leave out a step (repeatable)")
     args = parser.parse_args()
     target = Neo4jTarget(uri=args.uri, password=os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j"))
 
@@ -92,7 +129,7 @@ def main() -> None:
     paper_rels = sum(1 for s, *_ in corpus.edges if corpus.nodes[s]["label"] == "Paper")
     copies = math.ceil(args.min_rels / paper_rels)
     graph = replicate(corpus, copies)
-    before = replicate(corpus, copies - 1)
+    before = graph if "update" in args.skip else replicate(corpus, copies - 1)  # the first push's graph
     rels, nodes = graph.number_of_edges(), graph.number_of_nodes()
     print(f"graph: {copies} copies of the corpus graph -> {nodes} nodes, {rels} relationships")
 
@@ -100,26 +137,24 @@ def main() -> None:
         empty_database(target)
     except ServiceUnavailable:
         sys.exit(f"no Neo4j answers at {args.uri}: start one with `bash scripts/neo4j.sh start`.")
-    first = push_graph(before, target, batch_size=args.batch_size, source="bench batched")
-    update = push_graph(graph, target, batch_size=args.batch_size, source="bench update")
-    again = push_graph(graph, target, batch_size=args.batch_size, source="bench re-push")
-    empty_database(target)
-    naive_rate, naive_count = naive_rels_per_second(target, graph_rows(graph), args.naive_sample)
-
-    figures = {
-        "nodes": nodes, "relationships": rels, "batch_size": args.batch_size,
-        "batched_push_relationships": before.number_of_edges(),
-        "batched_push_seconds": round(first.seconds, 2),
-        "batched_rels_per_second": round(before.number_of_edges() / first.seconds),
-        "update_push_rows_written": update.rows_written,
-        "update_push_seconds": round(update.seconds, 2),
-        "repush_rows_written": again.rows_written,
-        "repush_seconds": round(again.seconds, 2),
-        "naive_sample_rels": naive_count,
-        "naive_rels_per_second": round(naive_rate),
-        "naive_full_push_estimate_seconds": round(rels / naive_rate),
-        "batched_speedup_over_naive": round(before.number_of_edges() / first.seconds / naive_rate, 1),
-    }
+    figures: dict = {"nodes": nodes, "relationships": rels, "batch_size": args.batch_size,
+                     "batched_push_relationships": before.number_of_edges()}
+    first = timed("batched_push", lambda: push_graph(before, target, batch_size=args.batch_size,
+                                                     source="bench batched"), figures)
+    figures["batched_rels_per_second"] = round(before.number_of_edges() / first.seconds)
+    if "update" not in args.skip:
+        update = timed("update_push", lambda: push_graph(graph, target, batch_size=args.batch_size,
+                                                         source="bench update"), figures)
+        figures["update_push_rows_written"] = update.rows_written
+    again = timed("repush", lambda: push_graph(graph, target, batch_size=args.batch_size, source="bench re-push"),
+                  figures)
+    figures["repush_rows_written"] = again.rows_written
+    if "naive" not in args.skip:
+        empty_database(target)
+        naive_rate, naive_count = naive_rels_per_second(target, graph_rows(graph), args.naive_sample)
+        figures.update({"naive_sample_rels": naive_count, "naive_rels_per_second": round(naive_rate),
+                        "naive_full_push_estimate_seconds": round(rels / naive_rate),
+                        "batched_speedup_over_naive": round(before.number_of_edges() / first.seconds / naive_rate, 1)})
     for name, value in figures.items():
         print(f"{name:>34}: {value}")
     print("command: .venv/bin/python bench/bench_neo4j_push.py " + " ".join(sys.argv[1:]))

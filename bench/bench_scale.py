@@ -6,8 +6,10 @@
 Samples N abstracts from the shared corpus (../shared/corpus/abstracts/abstracts.jsonl.gz, read
 in place; the sample is a fixed-seed shuffle, so the 10k sample lies inside the 100k one), writes
 it to a temporary folder outside the repository, runs the real command in a subprocess and
-samples the resident memory of its whole process tree (the build and its worker processes)
-every 0.2 s. Prints one line per run (with the build's own seconds per step) and the ratios
+samples the memory of its whole process tree (the build, the fork server and the workers) every
+0.2 s: summed Rss (a page shared by several processes counted in each) and summed Pss (shared
+pages split among the processes sharing them: the tree's real footprint), and the CPU seconds of
+its processes. Prints one line per run (with the build's own seconds per step) and the ratios
 the scale issue asks for. The largest process is ru_maxrss of the children (the build itself
 or one worker).
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import subprocess
 import sys
@@ -41,31 +44,69 @@ def sample(corpus: Path, size: int, folder: Path) -> tuple[Path, int]:
     return path, sum(len(json.loads(line)["abstract"].split()) for line in picked)
 
 
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MB (from /proc)."""
-    total, todo = 0, [pid]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_pids(pid: int) -> list[int]:
+    """A process and all its descendants (from /proc)."""
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         try:
-            status = Path(f"/proc/{current}/status").read_text()
-            total += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
             for task in Path(f"/proc/{current}/task").iterdir():
                 todo += [int(child) for child in (task / "children").read_text().split()]
-        except (OSError, StopIteration, ValueError):
+        except (OSError, ValueError):
             continue
-    return total / 1024
+    return found
 
 
-def run(command: list[str]) -> tuple[float, float, float, str]:
-    """(wall seconds, peak MB of the process tree, peak MB of the largest process, the build's
-    line of seconds per step)."""
+def memory_kb(pid: int) -> tuple[int, int]:
+    """(resident, proportional) memory of one process in kB: Rss counts a page shared with another
+    process (a worker's copy-on-write pages of the loaded pipeline) in each, Pss splits it among them."""
+    try:
+        fields = dict(line.split()[:2] for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+        return int(fields["Rss:"]), int(fields["Pss:"])
+    except (OSError, KeyError, ValueError):
+        return 0, 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds the process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class TreeSampler:
+    """Peaks of the summed Rss and Pss of a process tree, and the CPU time of every process seen in it
+    (each at its last sample: up to one interval per process is missed)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak_rss, self.peak_pss, self.cpu = pid, 0.0, 0.0, {}
+
+    def sample(self) -> None:
+        """One sample of the whole tree."""
+        rss = pss = 0
+        for pid in tree_pids(self.pid):
+            resident, proportional = memory_kb(pid)
+            rss, pss = rss + resident, pss + proportional
+            self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu_seconds(pid))
+        self.peak_rss, self.peak_pss = max(self.peak_rss, rss / 1024), max(self.peak_pss, pss / 1024)
+
+
+def run(command: list[str]) -> tuple[float, TreeSampler, float, str]:
+    """(wall seconds, the tree's memory peaks and CPU time, peak MB of the largest process, the
+    build's line of seconds per step)."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = [0.0]
+    sampler = TreeSampler(process.pid)
 
     def watch() -> None:
         while process.poll() is None:
-            peak[0] = max(peak[0], tree_rss_mb(process.pid))
+            sampler.sample()
             time.sleep(0.2)
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -79,7 +120,7 @@ def run(command: list[str]) -> tuple[float, float, float, str]:
 
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     steps = next((line for line in stdout.splitlines() if line.startswith("seconds:")), "")
-    return seconds, peak[0], largest, steps
+    return seconds, sampler, largest, steps
 
 
 def main() -> None:
@@ -94,17 +135,18 @@ def main() -> None:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="paperkg-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[int, int], float] = {}
-    print(f"{'papers':>8} {'jobs':>4} {'words':>11} {'seconds':>9} {'words/s':>9} {'peak MB (tree)':>15} "
-          f"{'largest process MB':>19}")
+    print(f"{'papers':>8} {'jobs':>4} {'words':>11} {'seconds':>9} {'CPU s':>7} {'words/s':>9} "
+          f"{'peak Rss MB':>12} {'peak Pss MB':>12} {'largest process MB':>19}")
     for size in sizes:
         source, words = sample(args.corpus, size, folder)
         for jobs in jobs_list:
             arguments = ["build", str(source), "-o", str(folder / f"out-{size}-{jobs}"), "--jobs", str(jobs)]
             arguments += ["--no-model"] if args.no_model else []
             command = [sys.executable, "-m", "paperkg", *arguments]
-            seconds, peak, largest, steps = run(command)
+            seconds, tree, largest, steps = run(command)
             results[size, jobs] = seconds
-            print(f"{size:>8} {jobs:>4} {words:>11,} {seconds:>9.1f} {words / seconds:>9,.0f} {peak:>15,.0f} "
+            print(f"{size:>8} {jobs:>4} {words:>11,} {seconds:>9.1f} {sum(tree.cpu.values()):>7.1f} "
+                  f"{words / seconds:>9,.0f} {tree.peak_rss:>12,.0f} {tree.peak_pss:>12,.0f} "
                   f"{largest:>19,.0f}\n{'':>14}{steps}", flush=True)
     for size in sizes:
         if len(jobs_list) > 1:

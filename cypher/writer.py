@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH_SIZE = 2000
+# A first push into a database without paperkg nodes CREATEs (nothing to match): larger batches
+# then pay, as each transaction's commit and planning costs are spread over more rows.
+CREATE_BATCH_SIZE = 20_000
 PUSH_LABEL = "PaperkgPush"
 _ANY_LABEL = "|".join(NODE_LABELS)
 
@@ -54,6 +57,23 @@ MATCH (s:{source} {{key: row.source}})
 MATCH (t:{target} {{key: row.target}})
 MERGE (s)-[r:{rel_type}]->(t)
 """ + _OWN_PROPERTIES.format(var="r", hash="{hash}")
+# The first push (no node of paperkg's labels on the server): CREATE, with the same properties as
+# the MERGEs above write; the relationships' ends are found through the unique `key` indexes.
+_NODE_CREATE = """
+UNWIND $rows AS row
+CREATE (n:{label})
+SET n += row.props
+SET n.first_push = $push, n.last_push = $push, n.{hash} = row.hash, n.OWNED = keys(row.props)
+""".replace("OWNED", _OWNED_KEYS)
+_REL_CREATE = """
+UNWIND $rows AS row
+MATCH (s:{source} {{key: row.source}})
+MATCH (t:{target} {{key: row.target}})
+CREATE (s)-[r:{rel_type}]->(t)
+SET r += row.props
+SET r.first_push = $push, r.last_push = $push, r.{hash} = row.hash, r.OWNED = keys(row.props)
+""".replace("OWNED", _OWNED_KEYS)
+_ANY_PAPERKG_NODE = f"OPTIONAL MATCH (n:{_ANY_LABEL}) WITH n LIMIT 1 RETURN n IS NOT NULL AS held"
 _START_PUSH = f"""
 OPTIONAL MATCH (p:{PUSH_LABEL})
 WITH coalesce(max(p.seq), 0) + 1 AS seq
@@ -77,17 +97,21 @@ _FOREIGN_KEYS = f"""
 MATCH (n:{_ANY_LABEL}) WHERE n.{HASH_PROPERTY} IS NULL AND n.key IS NOT NULL
 RETURN [label IN labels(n) WHERE label IN $labels][0] AS label, collect(n.key) AS keys
 """
-# One query for all labels and one for all types: on a fresh server every new query text costs a
-# second or more of Cypher planning, which is most of a small first push.
-_COUNT_LABELS = f"""
-MATCH (n:{_ANY_LABEL})
-WITH [label IN labels(n) WHERE label IN $labels][0] AS name, n.last_push = $push AS stamped
-RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
+# Totals per label and per type from the server's count store (no scan), in one query text: on a
+# fresh server every new query text costs a second or more of Cypher planning.
+_COUNT_TOTALS = "\nUNION ALL\n".join(
+    [f"MATCH (n:{label}) RETURN 'node' AS kind, '{label}' AS name, count(n) AS total" for label in NODE_LABELS]
+    + [f"MATCH ()-[r:{rel_type}]->() RETURN 'rel' AS kind, '{rel_type}' AS name, count(r) AS total"
+       for rel_type in REL_TYPES])
+# What this push wrote, counted only over the labels and types it wrote to (a re-push that wrote
+# nothing scans nothing).
+_COUNT_STAMPED_NODES = """
+MATCH (n:{labels}) WHERE n.last_push = $push
+RETURN [label IN labels(n) WHERE label IN $labels][0] AS name, count(*) AS pushed
 """
-_COUNT_TYPES = """
-MATCH ()-[r]->() WHERE type(r) IN $types
-WITH type(r) AS name, r.last_push = $push AS stamped
-RETURN name, count(*) AS total, count(CASE WHEN stamped THEN 1 END) AS pushed
+_COUNT_STAMPED_RELS = """
+MATCH ()-[r:{types}]->() WHERE r.last_push = $push
+RETURN type(r) AS name, count(*) AS pushed
 """
 
 
@@ -240,10 +264,45 @@ def finish_push(driver: Driver, database: str, push: int) -> None:
 def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
                on_batch: Callable[[int], None] | None = None) -> None:
     """MERGE all node rows, then all relationship rows, batch by batch."""
-    work = [(_NODE_MERGE.format(label=label, hash=HASH_PROPERTY), label_rows)
-            for label, label_rows in rows.nodes.items()]
-    work += [(_REL_MERGE.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
-             for (rel_type, source, target), group_rows in rows.rels.items()]
+    _write_batches(driver, database, _work(rows, _NODE_MERGE, _REL_MERGE), push, batch_size, on_batch)
+
+
+def create_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_size: int,
+                on_batch: Callable[[int], None] | None = None) -> None:
+    """CREATE all node rows, then all relationship rows, batch by batch: for a database that holds no
+    paperkg node (a first push), where there is nothing to MERGE with."""
+    _write_batches(driver, database, _work(distinct_rows(rows), _NODE_CREATE, _REL_CREATE), push, batch_size,
+                   on_batch)
+
+
+def distinct_rows(rows: GraphRows) -> GraphRows:
+    """The rows as a MERGE push leaves them: one per label and key, and per relationship group and
+    pair of ends, with the properties of the last (MERGE folds rows with the same key into one node,
+    each SET overwriting the one before)."""
+    distinct = GraphRows()
+    for label, label_rows in rows.nodes.items():
+        distinct.nodes[label] = list({row["key"]: row for row in label_rows}.values())
+    for group, group_rows in rows.rels.items():
+        distinct.rels[group] = list({(row["source"], row["target"]): row for row in group_rows}.values())
+    return distinct
+
+
+def holds_paperkg_nodes(driver: Driver, database: str) -> bool:
+    """Whether the database holds any node with one of paperkg's labels."""
+    with driver.session(database=database) as session:
+        return bool(session.run(_ANY_PAPERKG_NODE).single(strict=True)["held"])
+
+
+def _work(rows: GraphRows, node_query: str, rel_query: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(query text, its rows) per label, then per relationship group."""
+    work = [(node_query.format(label=label, hash=HASH_PROPERTY), label_rows) for label, label_rows in rows.nodes.items()]
+    return work + [(rel_query.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
+                   for (rel_type, source, target), group_rows in rows.rels.items()]
+
+
+def _write_batches(driver: Driver, database: str, work: list[tuple[str, list[dict[str, Any]]]], push: int,
+                   batch_size: int, on_batch: Callable[[int], None] | None) -> None:
+    """Each query over its rows, one managed write transaction per batch."""
     with driver.session(database=database) as session:
         for query, group_rows in work:
             for batch in _batches(group_rows, batch_size):
@@ -252,33 +311,59 @@ def write_rows(driver: Driver, database: str, rows: GraphRows, push: int, batch_
                     on_batch(len(batch))
 
 
+def _write_changes(driver: Driver, database: str, rows: GraphRows, push: int, fresh: bool,
+                   batch_size: int | None, on_batch: Callable[[int], None] | None) -> None:
+    """CREATE the rows into a database without paperkg nodes (`fresh`), else MERGE them."""
+    if fresh:
+        log.info("no paperkg node on the server: creating the rows")
+        create_rows(driver, database, rows, push, batch_size or CREATE_BATCH_SIZE, on_batch)
+    else:
+        write_rows(driver, database, rows, push, batch_size or DEFAULT_BATCH_SIZE, on_batch)
+
+
 def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
                 changes: Changes) -> tuple[list[CountRow], list[CountRow]]:
-    """Per label and per relationship type: sent, on the server as sent, and in total."""
+    """Per label and per relationship type: sent, on the server as sent (held unchanged, or stamped by
+    this push), and in total."""
     node_sent, rel_sent = rows.node_counts(), rows.rel_counts()
     with driver.session(database=database) as session:
-        labels = {r["name"]: r for r in session.run(_COUNT_LABELS, labels=list(NODE_LABELS), push=push)}
-        types = {r["name"]: r for r in session.run(_COUNT_TYPES, types=list(REL_TYPES), push=push)}
+        totals = {(r["kind"], r["name"]): r["total"] for r in session.run(_COUNT_TOTALS)}
+        stamped = _stamped_counts(session, sorted(changes.rows.node_counts()), sorted(changes.rows.rel_counts()),
+                                  push)
 
-    def row(name: str, sent: int, counted: dict[str, Any], same: int) -> CountRow:
-        record = counted.get(name)
-        return CountRow(name, sent, same + (record["pushed"] if record else 0), record["total"] if record else 0)
+    def row(kind: str, name: str, sent: int, same: int) -> CountRow:
+        return CountRow(name, sent, same + stamped.get((kind, name), 0), totals.get((kind, name), 0))
 
-    return ([row(label, node_sent.get(label, 0), labels, changes.same_nodes[label]) for label in NODE_LABELS],
-            [row(kind, rel_sent.get(kind, 0), types, changes.same_rels[kind]) for kind in REL_TYPES])
+    return ([row("node", label, node_sent.get(label, 0), changes.same_nodes[label]) for label in NODE_LABELS],
+            [row("rel", kind, rel_sent.get(kind, 0), changes.same_rels[kind]) for kind in REL_TYPES])
 
 
-def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int = DEFAULT_BATCH_SIZE,
+def _stamped_counts(session: Any, labels: list[str], types: list[str], push: int) -> dict[tuple[str, str], int]:
+    """How many nodes per label and relationships per type carry last_push = `push`, counted over
+    `labels` and `types` only (names from the graph model's allow-list)."""
+    counts: dict[tuple[str, str], int] = {}
+    if labels:
+        for record in session.run(_COUNT_STAMPED_NODES.format(labels="|".join(labels)), labels=labels, push=push):
+            counts["node", record["name"]] = record["pushed"]
+    if types:
+        for record in session.run(_COUNT_STAMPED_RELS.format(types="|".join(types)), push=push):
+            counts["rel", record["name"]] = record["pushed"]
+    return counts
+
+
+def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
                replace: bool = False, source: str = "",
                on_batch: Callable[[int], None] | None = None) -> PushReport:
     """Push `graph` to `target` and check the server's counts against it.
 
     `replace` first deletes the nodes and relationships paperkg pushed (other data stays); a push sets
-    the properties paperkg owns and keeps those users added. Raises
+    the properties paperkg owns and keeps those users added. Into a database without paperkg nodes
+    the rows are CREATEd in batches of CREATE_BATCH_SIZE, else MERGEd in batches of DEFAULT_BATCH_SIZE
+    (`batch_size` sets both). Raises
     PaperkgError(ExitCode.SERVER) for connection, credential and database errors and
     CountMismatch (ExitCode.MISMATCH) when the server does not hold what was sent.
     """
-    if batch_size < 1:
+    if batch_size is not None and batch_size < 1:
         raise PaperkgError(f"--batch-size must be at least 1, not {batch_size}.")
     began = time.perf_counter()
     rows = graph_rows(graph)
@@ -286,16 +371,17 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int =
         apply_schema(driver, target.database)
         refuse_foreign_nodes(driver, target, rows)
         if replace:
-            delete_paperkg_nodes(driver, target.database, batch_size)
-        changes = Changes(rows) if replace else changed_rows(driver, target.database, rows)
+            delete_paperkg_nodes(driver, target.database, batch_size or DEFAULT_BATCH_SIZE)
+        fresh = not holds_paperkg_nodes(driver, target.database)
+        changes = Changes(rows) if replace or fresh else changed_rows(driver, target.database, rows)
         unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
         if on_batch and unchanged:
             on_batch(unchanged)
         push = start_push(driver, target.database, rows, source)
         written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
-        log.info("push %d: %d nodes and relationships to write (%d on the server as they are), batches of %d",
-                 push, written, unchanged, batch_size)
-        write_rows(driver, target.database, changes.rows, push, batch_size, on_batch)
+        log.info("push %d: %d nodes and relationships to write (%d on the server as they are)",
+                 push, written, unchanged)
+        _write_changes(driver, target.database, changes.rows, push, fresh, batch_size, on_batch)
         finish_push(driver, target.database, push)
         nodes, rels = read_counts(driver, target.database, rows, push, changes)
     report = PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written)

@@ -1,26 +1,31 @@
-"""Extraction in worker processes: each loads the pipeline once and sends back JSON lines (not Docs,
-whose extensions hold Python objects), and the lines come back in input order, so `--jobs N`
-writes the same bytes as `--jobs 1`. Without --jobs, workers start only for inputs big enough to
-pay for their start-up.
+"""Extraction in worker processes: they fork from a fork server that loaded the pipeline once (so
+they start at once and share its memory), send back JSON lines (not Docs, whose extensions hold
+Python objects), and the lines come back in input order, so `--jobs N` writes the same bytes as
+`--jobs 1`. Without --jobs, workers start only for inputs big enough to pay for their start-up.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
+PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
 IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
-# Without --jobs, an input of fewer batches runs in this process: a worker spends ~3 s loading the
-# pipeline, about what 8 batches of 32 abstracts take to extract.
-AUTO_POOL_BATCHES = 8
+# Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
+# loaded, so a pool costs only the fork server's start (~1 s of CPU: Python and spaCy's imports);
+# a batch of 32 abstracts takes ~0.6 s of CPU to extract, and two workers save half of that per
+# batch, so the pool pays from about 4 batches (bench/bench_scale.py, README "Performance").
+AUTO_POOL_BATCHES = 4
 
 
 def available_cores() -> int:
@@ -56,8 +61,9 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
     context = _worker_context()
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     try:
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
-                                 initargs=(model, rules_only)) as pool:
+        with _pipeline_server(context, model, rules_only), \
+                ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
+                                    initargs=(model, rules_only)) as pool:
             for batch in batches:
                 pending.append(([record.id for record in batch],
                                 pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
@@ -80,8 +86,36 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel"])
+        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel", "paperkg.preloaded_pipeline"])
     return context
+
+
+@contextmanager
+def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None,
+                     rules_only: bool) -> Iterator[None]:
+    """A fork server for this build's workers with the pipeline loaded (paperkg.preloaded_pipeline
+    loads the one named in its environment), stopped afterwards so its copy of the pipeline does not
+    stay in memory while the graph is built. A fork server this process started before is left as
+    it is: a worker needing another pipeline than it holds loads its own."""
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver  # the module's own instance; _stop is how its tests stop it
+    if context.get_start_method() != "forkserver" or server._forkserver_pid is not None:
+        yield
+        return
+    previous = os.environ.get(PIPELINE_VARIABLE)
+    os.environ[PIPELINE_VARIABLE] = json.dumps([str(model.resolve()) if model else None, rules_only])
+    try:
+        forkserver.ensure_running()
+    finally:
+        if previous is None:
+            del os.environ[PIPELINE_VARIABLE]
+        else:
+            os.environ[PIPELINE_VARIABLE] = previous
+    try:
+        yield
+    finally:
+        server._stop()
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:

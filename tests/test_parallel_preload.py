@@ -1,0 +1,53 @@
+"""--jobs workers fork from a fork server that loaded the pipeline: they start with it in paperkg.api's
+cache (no load of their own), and the server is gone when extraction ends."""
+from __future__ import annotations
+
+import multiprocessing
+import subprocess
+import sys
+
+import pytest
+
+from paperkg import parallel
+
+pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
+                                reason="no fork server on this platform")
+
+
+# Run in a fresh interpreter: a fork server started earlier in this test process (Dask's, another
+# test's) would be left as it is, without this build's pipeline.
+PROBE = """
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import forkserver
+from paperkg import parallel
+
+def cached_pipelines():
+    from paperkg import api
+    return api._pipeline.cache_info().currsize
+
+if __name__ == "__main__":
+    context = parallel._worker_context()
+    with parallel._pipeline_server(context, None, True):
+        with ProcessPoolExecutor(2, mp_context=context) as pool:
+            loaded = [pool.submit(cached_pipelines).result() for _ in range(2)]
+        running = forkserver._forkserver._forkserver_pid is not None
+    print(loaded, running, forkserver._forkserver._forkserver_pid is None)
+"""
+
+
+def test_workers_start_with_the_pipeline_loaded_and_the_server_stops_after(tmp_path):
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE, encoding="utf8")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, check=True)
+    assert result.stdout.split("\n")[0] == "[1, 1] True True"  # loaded in both, server up, then stopped
+
+
+def test_a_build_through_the_pool_gives_the_lines_of_one_process():
+    from paperkg.core.schema import PaperRecord
+
+    records = [PaperRecord(id=f"p{i}", title=f"Paper {i}",
+                           abstract=f"We propose BERT-{i} for question answering on SQuAD {i}.")
+               for i in range(6)]
+    pooled = list(parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2))
+    serial = list(parallel.extract_lines(records, jobs=1, model=None, rules_only=True, batch_size=2))
+    assert pooled == serial and [paper for paper, _ in pooled] == [record.id for record in records]
