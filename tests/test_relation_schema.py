@@ -81,3 +81,15 @@ def test_a_model_synonym_never_decides_what_a_short_form_stands_for() -> None:
     graph = builder.finalize()
     assert sorted(d["name"] for _, d in graph.nodes(data=True) if d["label"] == "Method") == \
         ["FedKD", "Federated Distillation"]
+
+
+def test_no_edge_of_the_example_build_breaks_its_type_s_end_labels(built) -> None:
+    import sys
+
+    from cli_helpers import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from relation_ends import misfits
+
+    kinds, wrong = misfits(built / "graph.json")
+    assert wrong == [] and sum(kinds.values()) > 50 and {"USED_FOR", "PART_OF", "IS_A"} <= set(kinds)
