@@ -34,7 +34,7 @@ class _PaperkgGroup(TyperGroup):
         arguments = list(sys.argv[1:] if args is None else args)
         try:
             code = super().main(arguments, prog_name or "paperkg", complete_var, standalone_mode=False, **extra)
-        except Exception as error:  # noqa: BLE001 - the CLI's one place that turns errors into exit codes
+        except Exception as error:
             if "--debug" in arguments:
                 raise
             code = _report(error)
