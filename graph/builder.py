@@ -156,7 +156,7 @@ class GraphBuilder:
     def _short_forms(self, order: list[str]) -> ShortForms:
         """Every short form's definitions: by the papers defining it, and an earlier graph's nodes."""
         shorts = ShortForms()
-        for key, data in self.graph.nodes(data=True):
+        for _key, data in self.graph.nodes(data=True):
             if data.get("acronym") and data.get("long_form"):
                 shorts.define(data["acronym"], _form(data["long_form"]), data["long_form"], (),
                               weight=data.get("papers", 1))
