@@ -392,7 +392,8 @@ class AcronymFinder:
 
     def _strict(self, texts: list[str], found: Definition) -> bool:
         """Definitions without brackets need a clean match: plain words and a close alignment."""
-        return found.confidence >= self.strict_min_confidence and self._plain_words(texts, found.long_start, found.long_end)
+        return (found.confidence >= self.strict_min_confidence
+                and self._plain_words(texts, found.long_start, found.long_end))
 
     def _plain_words(self, texts: list[str], lo: int, hi: int) -> bool:
         """At least two words and no acronym among them (so "OO, PP" is no definition)."""

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SYMMETRIC_REL_TYPES, relation_allowed, SCHEMA_KEY, SCHEMA_VERSION, Extraction, Mention,
-                                 NodeLabel, PaperRecord, RelType)
+from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SYMMETRIC_REL_TYPES, relation_allowed, SCHEMA_KEY,
+                                 SCHEMA_VERSION, Extraction, Mention, NodeLabel, PaperRecord, RelType)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -344,8 +344,9 @@ def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence
     bare = _is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
     if bare:
         short = acronym_key(name)
-    return _Use(_form(name), name, mention.name, mention.text, label, type_weight(label, mention.source, mention.confidence),
-                short, mention.acronym or name, bare, rule, mention.role.rel_type, evidence)
+    return _Use(_form(name), name, mention.name, mention.text, label,
+                type_weight(label, mention.source, mention.confidence), short, mention.acronym or name, bare, rule,
+                mention.role.rel_type, evidence)
 
 
 def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:

@@ -77,7 +77,8 @@ class Burst:
 
 @dataclass(frozen=True)
 class EntityTrend:
-    """One entity over the years: its yearly papers (years with none left out), first year and papers, bursts and slope."""
+    """One entity over the years: its yearly papers (years with none left out), first year and papers,
+    bursts and slope."""
 
     key: str
     name: str

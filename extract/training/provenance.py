@@ -30,7 +30,8 @@ def write_meta(model_dir: Path, meta: dict[str, Any]) -> None:
 SOURCES = [
     {"name": "SciERC", "author": "Luan, He, Ostendorf, Hajishirzi (EMNLP 2018)",
      "url": "http://nlp.cs.washington.edu/sciIE/", "license": "none stated", "split": "train (350 abstracts)",
-     "used_for": "types_ner (Method, Task, Metric; Material only where it names a data set) and ner (six SciERC labels)"},
+     "used_for": "types_ner (Method, Task, Metric; Material only where it names a data set) "
+                 "and ner (six SciERC labels)"},
     {"name": "TDMSci", "author": "Hou, Jochim, Gleize, Bonin, Ganguly (EACL 2021)", "license": "Apache-2.0",
      "url": "https://github.com/IBM/science-result-extractor",
      "split": "train.conll minus the held-out ~20% (sha1 of the sentence text mod 100 < 20)",
