@@ -149,7 +149,8 @@ def build(
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
-    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False, help="Node colour in the views.")] = ColourBy.TYPE,
+    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
+                                                help="Node colour in the views.")] = ColourBy.TYPE,
     batch_size: BatchOption = 32,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
@@ -201,7 +202,8 @@ def build(
 def extract(
     inputs: InputsArgument,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
+        "--output", "-o",
+        help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
