@@ -115,7 +115,8 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         evidence = [item for ev in data.get("evidence", [])
                     for item in [evidence_item(graph, ev, None, table)] if item]
         evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
-        edge_panels[edge_id] = {"kinds": [style.name], "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
+        edge_panels[edge_id] = {"kinds": [style.name],
+                                "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
                                 "evidence": [item[:4] for item in evidence[:MAX_EDGE_EVIDENCE]]}
     return PageData(
         view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,

@@ -107,5 +107,7 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
 
 def fold(max_nodes: int | None) -> dict[str, object]:
     """An explicit --max-nodes keeps the top by PageRank; the default fold keeps the entities in the most papers."""
-    return {"max_nodes": FOLD_ABOVE, "rank": "papers"} if max_nodes is None else {"max_nodes": max_nodes, "rank": "pagerank"}
+    if max_nodes is None:
+        return {"max_nodes": FOLD_ABOVE, "rank": "papers"}
+    return {"max_nodes": max_nodes, "rank": "pagerank"}
 
