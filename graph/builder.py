@@ -91,7 +91,7 @@ class GraphBuilder:
         uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
                                        mention.source, mention.confidence)) if mention.node else None
                 for mention in record.entities]
-        relations = []
+        relations: list[tuple[int, int, RelType, CompactEvidence]] = []
         for rel in record.relations:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
@@ -206,7 +206,7 @@ class GraphBuilder:
     def _decide_nodes(self, order: list[str], targets: dict[str, list[str | None]], groups: UnionFind,
                       evidence: dict[str, dict[tuple[str, str], set[str]]], existing: dict[str, str]) -> dict[str, str]:
         """One node per group of forms: its type by vote, its name by use; returns group root -> node key."""
-        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        votes: dict[str, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
         names: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         plain: dict[str, set[str]] = defaultdict(set)
         acronyms: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)

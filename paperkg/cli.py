@@ -29,7 +29,8 @@ class _PaperkgGroup(TyperGroup):
     """The root command: a user error prints one line and exits with its code (usage mistakes 2),
     an unexpected one says so (exit 1); --debug shows the traceback instead."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    # type: ignore[override] below: click's windows_expand_args is not named, it is passed on in **extra
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         arguments = list(sys.argv[1:] if args is None else args)
         try:
@@ -307,7 +308,7 @@ def _usage_line(error: typer.TyperException) -> str:
     ctx = getattr(error, "ctx", None)
     command = ctx.command_path if ctx is not None else "paperkg"
     group = ctx.command if ctx is not None else None
-    if error.format_message().startswith("Missing command") and hasattr(group, "list_commands"):
+    if error.format_message().startswith("Missing command") and group is not None and hasattr(group, "list_commands"):
         message = f"missing command: one of {', '.join(group.list_commands(ctx))}."
     else:
         message = error.format_message().strip().replace("\n", " ")

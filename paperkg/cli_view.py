@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -35,8 +35,8 @@ def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int
     source = graph_path(graph_file)
     graph = read_graph(source)
     name = title or f"paperkg · {source.parent.name or source.name}"
-    options = {"size_by": size_by, "colour_by": colour_by, "types": types or None, "min_papers": min_papers,
-               "max_nodes": max_nodes, "title": name}
+    options: dict[str, Any] = {"size_by": size_by, "colour_by": colour_by, "types": types or None,
+                               "min_papers": min_papers, "max_nodes": max_nodes, "title": name}
     if focus is None:
         pending = start_views(graph, output or source.parent, **options)
         return pending.finish(), len(pending.selection.nodes)

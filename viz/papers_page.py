@@ -122,7 +122,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None else None, notes=notes,
+        years=[first, last] if first is not None and last is not None else None, notes=notes,
         sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
         clusters=cluster_legend(clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
