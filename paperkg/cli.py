@@ -29,7 +29,7 @@ class _PaperkgGroup(TyperGroup):
     """The root command: a user error prints one line and exits with its code (usage mistakes 2),
     an unexpected one says so (exit 1); --debug shows the traceback instead."""
 
-    # type: ignore[override] below: click's windows_expand_args is not named, it is passed on in **extra
+    # The override ignore below: click's windows_expand_args is not named here, it is passed on in **extra.
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         arguments = list(sys.argv[1:] if args is None else args)
