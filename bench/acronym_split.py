@@ -116,7 +116,8 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--year", type=int, action="append", help="years of the slice (default 2020 and 2021)")
     parser.add_argument("--show", type=int, default=25, help="split nodes to print")
-    parser.add_argument("--sweep", type=Path, help="extractions.jsonl to build once per --share (the threshold measured)")
+    parser.add_argument("--sweep", type=Path,
+                        help="extractions.jsonl to build once per --share (the threshold measured)")
     parser.add_argument("--share", type=float, action="append", help="dominant-share thresholds for --sweep")
     args = parser.parse_args()
     if args.slice:

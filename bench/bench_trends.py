@@ -93,7 +93,8 @@ def main() -> int:
         papers, nodes, edges = clone(args.graph, big, args.papers)
         print(f"cloned {papers:,} papers, {nodes:,} nodes, {edges:,} edges "
               f"({big.stat().st_size / 1e6:,.0f} MB) in {time.perf_counter() - start:.0f} s")
-        for name, extra in (("table", []), ("--json", ["--json"]), ("-o trends.html", ["-o", str(Path(folder) / "t.html")])):
+        for name, extra in (("table", []), ("--json", ["--json"]),
+                            ("-o trends.html", ["-o", str(Path(folder) / "t.html")])):
             for run in range(args.repeat):
                 seconds, cpu, peak = timed([paperkg, "trends", str(big), *extra])
                 print(f"paperkg trends {name}: {seconds:.2f} s wall, {cpu:.2f} s CPU (run {run + 1}), "

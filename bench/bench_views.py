@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from browser import chromium, open_page  # noqa: E402
-from view_fixtures import synthetic_field  # noqa: E402
+from browser import chromium, open_page
+from view_fixtures import synthetic_field
 
-from paperkg.viz.views import render_views  # noqa: E402
+from paperkg.viz.views import render_views
 
 
 def main() -> None:

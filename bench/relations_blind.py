@@ -81,7 +81,8 @@ def main() -> None:
     hit_by_type: dict[str, Counter] = defaultdict(Counter)
     for number, head, kind, tail in expected:
         hit = any(k == kind and _matches(head, _names(graph, h)) and _matches(tail, _names(graph, t))
-                  or k == kind == "COMPARED_WITH" and _matches(tail, _names(graph, h)) and _matches(head, _names(graph, t))
+                  or k == kind == "COMPARED_WITH" and _matches(tail, _names(graph, h))
+                  and _matches(head, _names(graph, t))
                   for h, k, t, _ in found.get(int(number), []))
         hit_by_type[kind]["found" if hit else "missed"] += 1
     for kind, counts in sorted(hit_by_type.items()):

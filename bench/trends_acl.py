@@ -62,13 +62,18 @@ def check(graph_file: Path) -> bool:
     bert = find(trends, "BERT", "Bidirectional Encoder Representations from Transformers")
     burst = bert.strongest_burst if bert else None
     results.append(("BERT's burst starts in 2019 or 2020", burst is not None and burst.start in (2019, 2020),
-                    f"{bert.name if bert else None}: bursts {[(b.start, b.end, b.strength) for b in bert.bursts] if bert else None}"))
+                    f"{bert.name if bert else None}: "
+                    f"bursts {[(b.start, b.end, b.strength) for b in bert.bursts] if bert else None}"))
     nmt = find(trends, "neural machine translation", "NMT")
     smt = find(trends, "statistical machine translation", "SMT")
-    results.append(("NMT rises from 2015-2016", nmt is not None and mean_share(nmt, range(2016, 2019)) > 2 * mean_share(nmt, range(2010, 2015)),
-                    f"NMT share 2010-14 {mean_share(nmt, range(2010, 2015)):.4f} -> 2016-18 {mean_share(nmt, range(2016, 2019)):.4f}" if nmt else "no NMT"))
-    results.append(("SMT fades", smt is not None and mean_share(smt, range(2016, 2020)) < mean_share(smt, range(2008, 2015)) / 2,
-                    f"SMT share 2008-14 {mean_share(smt, range(2008, 2015)):.4f} -> 2016-19 {mean_share(smt, range(2016, 2020)):.4f}" if smt else "no SMT"))
+    results.append(("NMT rises from 2015-2016",
+                    nmt is not None and mean_share(nmt, range(2016, 2019)) > 2 * mean_share(nmt, range(2010, 2015)),
+                    f"NMT share 2010-14 {mean_share(nmt, range(2010, 2015)):.4f} "
+                    f"-> 2016-18 {mean_share(nmt, range(2016, 2019)):.4f}" if nmt else "no NMT"))
+    results.append(("SMT fades",
+                    smt is not None and mean_share(smt, range(2016, 2020)) < mean_share(smt, range(2008, 2015)) / 2,
+                    f"SMT share 2008-14 {mean_share(smt, range(2008, 2015)):.4f} "
+                    f"-> 2016-19 {mean_share(smt, range(2016, 2020)):.4f}" if smt else "no SMT"))
     lstm = find(trends, "LSTM", "long short-term memory")
     if lstm:
         early, peak, late = (mean_share(lstm, range(2010, 2015)), mean_share(lstm, range(2016, 2019)),
@@ -76,9 +81,11 @@ def check(graph_file: Path) -> bool:
     results.append(("LSTM rises before 2018, falls after", lstm is not None and early < peak > 2 * late,
                     f"LSTM share 2010-14 {early:.4f}, 2016-18 {peak:.4f}, 2021-24 {late:.4f}" if lstm else "no LSTM"))
     llm = find(trends, "large language models", "large language model", "LLMs", "LLM")
-    results.append(("LLMs rise from 2022", llm is not None and mean_share(llm, range(2023, 2025)) > 3 * mean_share(llm, range(2019, 2022))
+    results.append(("LLMs rise from 2022",
+                    llm is not None and mean_share(llm, range(2023, 2025)) > 3 * mean_share(llm, range(2019, 2022))
                     and bool(llm.bursts) and llm.strongest_burst.start >= 2022,
-                    f"LLM share 2019-21 {mean_share(llm, range(2019, 2022)):.4f} -> 2023-24 {mean_share(llm, range(2023, 2025)):.4f}, "
+                    f"LLM share 2019-21 {mean_share(llm, range(2019, 2022)):.4f} "
+                    f"-> 2023-24 {mean_share(llm, range(2023, 2025)):.4f}, "
                     f"bursts {[(b.start, b.end, b.strength) for b in llm.bursts]}" if llm else "no LLM"))
     for claim, held, figures in results:
         print(f"{'holds' if held else 'FAILS'}: {claim} ({figures})")

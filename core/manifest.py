@@ -62,7 +62,8 @@ class Manifest:
 
     def to_json(self) -> str:
         """The manifest as JSON text, keys sorted; the build id is the hash of everything else."""
-        body = {"files": {name: {"size": entry.size, "sha256": entry.sha256} for name, entry in sorted(self.files.items())},
+        body = {"files": {name: {"size": entry.size, "sha256": entry.sha256}
+                          for name, entry in sorted(self.files.items())},
                 "inputs": sorted(self.inputs, key=lambda item: (item["path"], item["sha256"])),
                 "papers": self.papers, MANIFEST_KEY: MANIFEST_VERSION, **({"mode": self.mode} if self.mode else {})}
         self.build_id = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf8")).hexdigest()[:16]

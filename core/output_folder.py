@@ -123,7 +123,8 @@ def checked_output(path: Path) -> None:
             _roll_forward(folder)
         except OSError as error:
             raise OutputMismatch(f"{folder} holds a build whose outputs were being replaced when it stopped, and "
-                                 f"it cannot be finished from here ({error.strerror}); build the folder again.") from None
+                                 f"it cannot be finished from here ({error.strerror}); "
+                                 "build the folder again.") from None
         finally:
             os.close(fd)
     manifest = read_manifest(folder)

@@ -43,7 +43,7 @@ def close_names(target: Neo4jTarget, text: str, label: str | None) -> list[str]:
             records = session.execute_read(_fetch, _NAMES, {"label": label})
     forms = sorted({str(form) for record in records
                     for form in (record["name"], record["acronym"], *record["aliases"]) if form})
-    by_fold = {}
+    by_fold: dict[str, str] = {}
     for form in forms:
         by_fold.setdefault(form.casefold(), form)
     wanted = text.strip().casefold()

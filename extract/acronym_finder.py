@@ -287,11 +287,12 @@ class AcronymFinder:
         start = name_at
         if letter:
             stands_for = self.lexicon.subscript_words.get(letter, frozenset())
-            start = next((k for k in range(name_at - 1, max(name_at - 1 - MAX_NAMED_GAP, -1), -1)
-                          if words[k].kind == "content"
-                          and (words[k].lower.startswith(letter) or words[k].lower in stands_for)), None)
-            if start is None or any(texts[k] in BOUNDARIES for k in range(start, open_at)):
+            letter_at = next((k for k in range(name_at - 1, max(name_at - 1 - MAX_NAMED_GAP, -1), -1)
+                              if words[k].kind == "content"
+                              and (words[k].lower.startswith(letter) or words[k].lower in stands_for)), None)
+            if letter_at is None or any(texts[k] in BOUNDARIES for k in range(letter_at, open_at)):
                 return None
+            start = letter_at
         return Definition(at, at + 1, start, open_at, "subscript", self.rule_confidence["subscript"])
 
     def _chemical_word(self, texts: list[str], at: int, open_at: int) -> Definition | None:
@@ -392,7 +393,8 @@ class AcronymFinder:
 
     def _strict(self, texts: list[str], found: Definition) -> bool:
         """Definitions without brackets need a clean match: plain words and a close alignment."""
-        return found.confidence >= self.strict_min_confidence and self._plain_words(texts, found.long_start, found.long_end)
+        return (found.confidence >= self.strict_min_confidence
+                and self._plain_words(texts, found.long_start, found.long_end))
 
     def _plain_words(self, texts: list[str], lo: int, hi: int) -> bool:
         """At least two words and no acronym among them (so "OO, PP" is no definition)."""

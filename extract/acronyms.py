@@ -45,6 +45,8 @@ class AcronymComponent(DataComponent):
         doc_texts = [t.text for t in doc]
         for sent in sentences:
             texts = doc_texts[sent.start:sent.end]
+            if self.finder is None:  # DataComponent.__call__ builds before process(); a direct call may not
+                raise ValueError(f"pipeline component {self.name!r} has no data files: call nlp.initialize().")
             found = self.finder.find(texts)
             offset = sent.start
             by_short = {(d.short_start, d.short_end): d for d in found.definitions}

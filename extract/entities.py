@@ -1,9 +1,10 @@
 """Combine every extractor's spans into one typed, non-overlapping entity layer, doc.spans["entities"],
 and decide which of those mentions become graph nodes.
 
-Boundaries (the documented combination rule): the statistical model's spans (doc.spans["types"]) first, then acronym definitions, lexicon terms, data sets named by
-cues and name-shaped tokens where the model has none; candidates with exactly the same tokens
-are merged (the model's boundary, the acronym's long form, the lexicon's canonical name).
+Boundaries (the documented combination rule): the statistical model's spans (doc.spans["types"]) first,
+then acronym definitions, lexicon terms, data sets named by cues and name-shaped tokens where the model has
+none; candidates with exactly the same tokens are merged (the model's boundary, the acronym's long form, the
+lexicon's canonical name).
 
 Types: the lexicon's or a data cue's, unless it and the model's are both Method or Task (that
 distinction depends on context, which the model reads); else the model's, else the head word's
@@ -39,7 +40,8 @@ from .typing import OTHER_TERM, HeadNouns
 
 _TERM_TOKEN = re.compile(r"^\w[\w'’./+-]*$")
 _JOINERS = frozenset("-/–")
-_NOT_LAST = frozenset({"and", "or", "of", "for", "the", "a", "an", "with", "to", "in", "on", "by", "from", "via"})  # tokens that join the words of one name ("few - shot", "Re - ID") when split off
+# tokens that join the words of one name ("few - shot", "Re - ID") when split off
+_NOT_LAST = frozenset({"and", "or", "of", "for", "the", "a", "an", "with", "to", "in", "on", "by", "from", "via"})
 UNTYPED = "Unknown"
 # Votes of one mention for its name's type, by how the type was found.
 _TYPE_WEIGHT = {"lexicon": 4, "acronym": 2, "cue": 2, "name": 1, "model": 1}
@@ -86,7 +88,8 @@ class EntityAssembler(DataComponent):
     """Collects candidates, resolves overlaps, types them, marks proposals, roles and graph nodes."""
 
     def __init__(self, name: str, files: dict[str, str], *, boundary_priority: list[str], type_priority: list[str],
-                 trusted_sources: list[str], ambiguous_types: list[str], source_priority: list[str], source_confidence: dict[str, float], max_model_term: int,
+                 trusted_sources: list[str], ambiguous_types: list[str], source_priority: list[str],
+                 source_confidence: dict[str, float], max_model_term: int,
                  proposal_window: int,
                  apposition_span: int, model_spans_key: str, min_df: int, max_word_share: float,
                  established_df: int) -> None:
@@ -260,7 +263,8 @@ class EntityAssembler(DataComponent):
             canonical = self._data_set_name(span)
         shape = chosen.first(["name"], "shape")
         span._.paperkg_canonical = canonical or span.text
-        span._.paperkg_acronym = chosen.first(["acronym", "lexicon"], "acronym") or (span.text if shape == "caps" else None)
+        span._.paperkg_acronym = (chosen.first(["acronym", "lexicon"], "acronym")
+                                  or (span.text if shape == "caps" else None))
         span._.paperkg_source = source
         span._.paperkg_confidence = self.source_confidence[source]
         return span

@@ -108,7 +108,8 @@ class ProposalRules:
                 continue
             if any(t.lower_ in self.cues.clause_breaks for t in doc[pos + 1:span.start]):
                 return None
-            if is_name_like(span) and span.label_ not in {NodeLabel.DATASET.value, NodeLabel.METRIC.value} and not self.established(span):
+            if (is_name_like(span) and span.label_ not in {NodeLabel.DATASET.value, NodeLabel.METRIC.value}
+                    and not self.established(span)):
                 return span
         return None
 

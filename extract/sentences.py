@@ -39,7 +39,7 @@ class AbstractSentencizer(DataComponent):
                     end += 1
                 if end < len(doc) and _opens_sentence(doc[end].text):
                     starts[end] = 1
-        doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
+        doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))  # type: ignore[arg-type]  # thinc's Ints2d is a numpy array
         return doc
 
     def _ends_sentence(self, doc: Doc, i: int) -> bool:

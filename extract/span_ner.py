@@ -75,7 +75,7 @@ class SpanEntityRecognizer(EntityRecognizer):
         finally:
             for doc, array in zip(docs, saved):
                 if len(doc):
-                    doc.from_array([ENT_IOB, ENT_TYPE], array)
+                    doc.from_array([ENT_IOB, ENT_TYPE], array)  # type: ignore[arg-type]  # to_array's numpy array
 
     def set_annotations(self, docs: Iterable[Doc], states_or_beams: Any) -> None:
         docs = list(docs)
@@ -87,7 +87,7 @@ class SpanEntityRecognizer(EntityRecognizer):
         for doc, array in zip(docs, saved):
             doc.spans[self.spans_key] = list(doc.ents)
             if len(doc):
-                doc.from_array([ENT_IOB, ENT_TYPE], array)
+                doc.from_array([ENT_IOB, ENT_TYPE], array)  # type: ignore[arg-type]  # to_array's numpy array
 
 
 @registry.scorers("paperkg.types_scorer.v1")

@@ -39,7 +39,7 @@ class ScientificTokenizer(Tokenizer):
         defaults = English.Defaults
         self.rules = {}  # every setter below reloads all special cases: none while they run, then all once
         self.infix_finditer = compile_infix_regex(_english_infixes() + list(data.lines(infixes))).finditer
-        self.suffix_search = compile_suffix_regex(list(defaults.suffixes) + list(data.lines(suffixes))).search
+        self.suffix_search = compile_suffix_regex(list(defaults.suffixes or ()) + list(data.lines(suffixes))).search
         self.token_match = compile_token_match(data.lines(token_match))
         self.rules = {**_english_exceptions(),
                       **{special: [{"ORTH": special}] for special in data.lines(special_cases)}}
@@ -66,8 +66,8 @@ def create_scientific_tokenizer() -> Callable[[Language], Tokenizer]:
         return ScientificTokenizer(
             nlp.vocab,
             rules={},
-            prefix_search=compile_prefix_regex(defaults.prefixes).search,
-            suffix_search=compile_suffix_regex(defaults.suffixes).search,
+            prefix_search=compile_prefix_regex(defaults.prefixes or ()).search,
+            suffix_search=compile_suffix_regex(defaults.suffixes or ()).search,
             infix_finditer=compile_infix_regex(_english_infixes()).finditer,
             url_match=defaults.url_match,
         )

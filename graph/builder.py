@@ -91,7 +91,7 @@ class GraphBuilder:
         uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
                                        mention.source, mention.confidence)) if mention.node else None
                 for mention in record.entities]
-        relations = []
+        relations: list[tuple[int, int, RelType, CompactEvidence]] = []
         for rel in record.relations:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
@@ -155,7 +155,7 @@ class GraphBuilder:
     def _short_forms(self, order: list[str]) -> ShortForms:
         """Every short form's definitions: by the papers defining it, and an earlier graph's nodes."""
         shorts = ShortForms()
-        for key, data in self.graph.nodes(data=True):
+        for _key, data in self.graph.nodes(data=True):
             if data.get("acronym") and data.get("long_form"):
                 shorts.define(data["acronym"], _form(data["long_form"]), data["long_form"], (),
                               weight=data.get("papers", 1))
@@ -205,7 +205,7 @@ class GraphBuilder:
     def _decide_nodes(self, order: list[str], targets: dict[str, list[str | None]], groups: UnionFind,
                       evidence: dict[str, dict[tuple[str, str], set[str]]], existing: dict[str, str]) -> dict[str, str]:
         """One node per group of forms: its type by vote, its name by use; returns group root -> node key."""
-        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        votes: dict[str, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
         names: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         plain: dict[str, set[str]] = defaultdict(set)
         acronyms: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
@@ -351,8 +351,9 @@ def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence
     bare = _is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
     if bare:
         short = acronym_key(name)
-    return _Use(_form(name), name, mention.name, mention.text, label, type_weight(label, mention.source, mention.confidence),
-                short, mention.acronym or name, bare, rule, mention.role.rel_type, evidence)
+    return _Use(_form(name), name, mention.name, mention.text, label,
+                type_weight(label, mention.source, mention.confidence), short, mention.acronym or name, bare, rule,
+                mention.role.rel_type, evidence)
 
 
 def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:

@@ -194,7 +194,7 @@ def write_vosviewer(table: GraphTable, directory: Path) -> list[Path]:
     nodes = list(table.nodes())
     ids = {node.id: number for number, node in enumerate(nodes, start=1)}
     edges = [(ids[edge.source], ids[edge.target], edge.attributes.get(WEIGHT, 1)) for edge in table.edges()]
-    links, strength = Counter(), Counter()
+    links, strength = Counter[int](), Counter[int]()
     for source, target, weight in edges:
         links.update((source, target))
         strength.update({source: weight})

@@ -47,7 +47,7 @@ class _Level:
         return found
 
 
-def louvain_communities(size: int, edges: Iterable[tuple[int, int, int]], seed: int) -> list[set[int]]:
+def louvain_communities(size: int, edges: Iterable[tuple[int, ...]], seed: int) -> list[set[int]]:
     """The communities of nodes 0..size-1 (numbered in the order NetworkX's graph would hold them)
     linked by `edges` (u, v, weight), u <= v, each pair once and in sorted order (the order the
     edges were added to the NetworkX graph decides the order it visits neighbours in)."""
@@ -92,7 +92,7 @@ def _one_level(level: _Level, m: float, rng: random.Random) -> tuple[list[int], 
     while moves > 0:
         moves = 0
         for u in order:
-            best_mod = 0
+            best_mod = 0.0
             best_com = node2com[u]
             weights2com: defaultdict[int, float] = defaultdict(float)
             for nbr, wt in level.adjacency[u].items():
@@ -100,8 +100,8 @@ def _one_level(level: _Level, m: float, rng: random.Random) -> tuple[list[int], 
             degree = degrees[u]
             stot[best_com] -= degree
             remove_cost = -weights2com[best_com] / m + RESOLUTION * (stot[best_com] * degree) / (2 * m**2)
-            for nbr_com, wt in weights2com.items():
-                gain = remove_cost + wt / m - RESOLUTION * (stot[nbr_com] * degree) / (2 * m**2)
+            for nbr_com, com_weight in weights2com.items():
+                gain = remove_cost + com_weight / m - RESOLUTION * (stot[nbr_com] * degree) / (2 * m**2)
                 if gain > best_mod:
                     best_mod = gain
                     best_com = nbr_com

@@ -10,7 +10,7 @@ import math
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from paperkg.core.schema import NodeLabel
@@ -38,7 +38,7 @@ def type_weight(label: str, source: str, confidence: float) -> float:
     return confidence * SOURCE_WEIGHT.get(source, 1.0)
 
 
-def vote_label(votes: Counter[str]) -> str:
+def vote_label(votes: Mapping[str, float]) -> str:
     """The label with the most weight; a tie goes to the label first in the schema's order."""
     return min(votes, key=lambda label: (-round(votes[label], 6), LABEL_ORDER.index(label)))
 
@@ -155,7 +155,7 @@ class ShortForms:
         towards its rate under all of them, and entities none of them met say nothing."""
         counts = {form: self.papers[short][form] for form in senses}
         total = sum(counts.values())
-        pooled = Counter()
+        pooled: Counter[str] = Counter()
         for form in senses:
             pooled.update({c: self.context[short, form][c] for c in context if self.context[short, form][c]})
         scores = {}

@@ -122,7 +122,8 @@ def write_gexf(table: GraphTable, handle: IO[bytes]) -> None:
             viz += f'        <viz:size value="{_text(data["size"])}" />\n'
         if "x" in data and "y" in data:
             viz += f'        <viz:position x="{_text(data["x"])}" y="{_text(data["y"])}" z="0.0" />\n'
-        handle.write((f'      <node id="{xml_attribute(node.id)}" label="{xml_attribute(str(data.get("label", node.id)))}">\n'
+        handle.write((f'      <node id="{xml_attribute(node.id)}" '
+                      f'label="{xml_attribute(str(data.get("label", node.id)))}">\n'
                       + _attvalues(data, "node", ids) + viz + "      </node>\n").encode("utf8"))
     handle.write(b"    </nodes>\n    <edges>\n")
     for edge in table.edges():

@@ -77,7 +77,8 @@ class Burst:
 
 @dataclass(frozen=True)
 class EntityTrend:
-    """One entity over the years: its yearly papers (years with none left out), first year and papers, bursts and slope."""
+    """One entity over the years: its yearly papers (years with none left out), first year and papers,
+    bursts and slope."""
 
     key: str
     name: str
@@ -136,7 +137,7 @@ class Trends:
     def fading(self, top: int, types: Iterable[str] | None = None) -> list[EntityTrend]:
         """Entities whose share fell most steeply over the window."""
         ranked = [e for e in self.of_type(types) if e.slope is not None and e.slope < 0]
-        return sorted(ranked, key=lambda e: (e.slope, e.key))[:top]  # type: ignore[operator]
+        return sorted(ranked, key=lambda e: (e.slope, e.key))[:top]
 
     def entered_in(self, year: int, types: Iterable[str] | None = None) -> list[EntityTrend]:
         """Entities first seen in `year`, in the most papers first."""
@@ -222,7 +223,7 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
             y = year_of[papers[0]]
             if first <= y <= last:
                 kind, name = occ.entities[key]
-                series = (YearCount(y, 1, 1 / totals[y - first]),)
+                series: tuple[YearCount, ...] = (YearCount(y, 1, 1 / totals[y - first]),)
                 records[key] = EntityTrend(key, name, kind, 1, y, series,
                                            slope=window_years.slope(series, min_papers) if min_papers <= 1 else None)
             continue

@@ -62,7 +62,8 @@ def _stream(path: Path) -> Occurrences:
         edges, graph_at, nodes = text.find(b'"edges": [\n'), text.find(b'\n],\n"graph": '), text.find(b'"nodes": [\n')
         if min(edges, graph_at, nodes) < 0:
             raise ValueError("not one node or edge a line, as paperkg writes graph.json")
-        schema = json.loads(text[graph_at + len(b'\n],\n"graph": '):text.find(b"\n", graph_at + 4)].rstrip(b",")).get(SCHEMA_KEY)
+        graph_line = text[graph_at + len(b'\n],\n"graph": '):text.find(b"\n", graph_at + 4)]
+        schema = json.loads(graph_line.rstrip(b",")).get(SCHEMA_KEY)
         check_graph_schema(schema, str(path))
         links, offsets = _links(text, edges, graph_at)
         years, titles, entities, undated = _nodes(text, nodes + len(b'"nodes": [\n'))

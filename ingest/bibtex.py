@@ -44,7 +44,7 @@ def read_bibtex(text: str) -> Iterator[BibtexEntry]:
     stack = [_Concatenation(), *default_parse_stack(), SeparateCoAuthors()]
     library = bibtexparser.parse_string(text, parse_stack=stack)
     for block in library.blocks:
-        line = block.start_line + 1
+        line = (block.start_line or 0) + 1  # bibtexparser's blocks parsed from text always have one
         if isinstance(block, Entry):
             yield BibtexEntry(line, _record_fields(block))
         elif isinstance(block, DuplicateBlockKeyBlock):
@@ -55,9 +55,10 @@ def read_bibtex(text: str) -> Iterator[BibtexEntry]:
 
 def _record_fields(entry: Entry) -> dict[str, object]:
     fields: dict[str, object] = {item.key.lower(): item.value for item in entry.fields}
-    if isinstance(fields.get("author"), list):
+    authors = fields.get("author")
+    if isinstance(authors, list):
         fields["author"] = [parse_single_name_into_parts(name, strict=False).merge_first_name_first
-                            for name in fields["author"]]
+                            for name in authors]
     return fields
 
 

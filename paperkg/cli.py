@@ -29,12 +29,13 @@ class _PaperkgGroup(TyperGroup):
     """The root command: a user error prints one line and exits with its code (usage mistakes 2),
     an unexpected one says so (exit 1); --debug shows the traceback instead."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    # The override ignore below: click's windows_expand_args is not named here, it is passed on in **extra.
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         arguments = list(sys.argv[1:] if args is None else args)
         try:
             code = super().main(arguments, prog_name or "paperkg", complete_var, standalone_mode=False, **extra)
-        except Exception as error:  # noqa: BLE001 - the CLI's one place that turns errors into exit codes
+        except Exception as error:
             if "--debug" in arguments:
                 raise
             code = _report(error)
@@ -149,7 +150,8 @@ def build(
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
-    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False, help="Node colour in the views.")] = ColourBy.TYPE,
+    colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
+                                                help="Node colour in the views.")] = ColourBy.TYPE,
     batch_size: BatchOption = 32,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
@@ -201,7 +203,8 @@ def build(
 def extract(
     inputs: InputsArgument,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
+        "--output", "-o",
+        help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
@@ -305,7 +308,7 @@ def _usage_line(error: typer.TyperException) -> str:
     ctx = getattr(error, "ctx", None)
     command = ctx.command_path if ctx is not None else "paperkg"
     group = ctx.command if ctx is not None else None
-    if error.format_message().startswith("Missing command") and hasattr(group, "list_commands"):
+    if error.format_message().startswith("Missing command") and group is not None and hasattr(group, "list_commands"):
         message = f"missing command: one of {', '.join(group.list_commands(ctx))}."
     else:
         message = error.format_message().strip().replace("\n", " ")

@@ -99,11 +99,14 @@ def register(app: typer.Typer) -> None:
     eval_app = typer.Typer(help="Measure extraction on public benchmarks (entities, relations, SDU acronyms).")
     app.add_typer(eval_app, name="eval")
 
-    @eval_app.command("acronyms", epilog="Examples:\n\n  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json"
-                                         "\n\n  paperkg eval acronyms tests/data/acronyms_noncs_dev.jsonl --format defs"
-                                         "\n\n  paperkg eval acronyms ../shared/benchmarks/scier/train.jsonl --format scier")
+    @eval_app.command("acronyms", epilog="Examples:\n\n"
+                                         "  paperkg eval acronyms ../shared/benchmarks/sdu-acronyms/dev.json\n\n"
+                                         "  paperkg eval acronyms tests/data/acronyms_noncs_dev.jsonl --format defs\n\n"
+                                         "  paperkg eval acronyms ../shared/benchmarks/scier/train.jsonl "
+                                         "--format scier")
     def eval_acronyms(file: FileArgument, as_json: JsonOption = False, predictions: PredictionsOption = None,
-                      system: Annotated[AcronymSystem, typer.Option(help="paperkg or a baseline (sdu only).")] = AcronymSystem.PAPERKG,
+                      system: Annotated[AcronymSystem, typer.Option(
+                          help="paperkg or a baseline (sdu only).")] = AcronymSystem.PAPERKG,
                       format: Annotated[AcronymFormat, typer.Option(
                           "--format", "-f", help="sdu: SDU token labels; defs: JSON lines of texts with definition "
                                                  "offsets; scier: SciER's Synonym-Of pairs.")] = AcronymFormat.SDU,
@@ -115,14 +118,17 @@ def register(app: typer.Typer) -> None:
         print(json.dumps(result, indent=1) if as_json else report(result))
 
     @eval_app.command("entities", epilog="Examples:\n\n  paperkg eval entities ../shared/benchmarks/scier/dev.jsonl "
-                                         "--format scier\n\n  paperkg eval entities ../shared/benchmarks/tdmsci/train.conll "
+                                         "--format scier\n\n"
+                                         "  paperkg eval entities ../shared/benchmarks/tdmsci/train.conll "
                                          "--format tdmsci --split dev")
     def eval_entities(file: FileArgument,
                       format: Annotated[EntityFormat, typer.Option("--format", "-f", help="The file's layout.")],
                       split: Annotated[TdmsciSplit, typer.Option(
-                          help="TDMSci only: paperkg's held-out ~20% of train (dev), the rest, or all.")] = TdmsciSplit.DEV,
+                          help="TDMSci only: paperkg's held-out ~20% of train (dev), the rest, or all.")
+                      ] = TdmsciSplit.DEV,
                       mentions: Annotated[Mentions, typer.Option(
-                          help="nodes: the mentions that become graph nodes; all: every typed mention.")] = Mentions.NODES,
+                          help="nodes: the mentions that become graph nodes; all: every typed mention.")
+                      ] = Mentions.NODES,
                       as_json: JsonOption = False) -> None:
         """Exact-match micro and per-label P/R/F1 of the graph-level entities, overlap match beside them, words/s."""
         from paperkg.api import load_pipeline
@@ -138,7 +144,8 @@ def register(app: typer.Typer) -> None:
                     pipeline: Annotated[SciercPipeline, typer.Option(
                         help="full (the paperkg pipeline) or model (the NER model alone).")] = SciercPipeline.FULL,
                     ) -> None:
-        """Exact-match entity precision, recall and F1 per label, over six labels and over Task/Method/Material/Metric."""
+        """Exact-match entity precision, recall and F1 per label, over six labels and over
+        Task/Method/Material/Metric."""
         from paperkg.api import load_pipeline
         from paperkg.extract.evaluate import scierc as evaluation
 

@@ -34,7 +34,8 @@ def export_target(graph_file: Path, format: str | None, output: Path | None, ent
     inferred = next((name for name, extension in EXTENSIONS.items() if extension == suffix), None)
     folder_format = "csv" if suffix == ".csv" else format if format in FOLDER_FORMATS else None
     if folder_format:
-        raise PaperkgError(f"-o {output}: {FOLDER_FORMATS[folder_format]}, so -o names a folder: use -o {output.with_suffix('')}/.", ExitCode.USAGE)
+        raise PaperkgError(f"-o {output}: {FOLDER_FORMATS[folder_format]}, so -o names a folder: "
+                           f"use -o {output.with_suffix('')}/.", ExitCode.USAGE)
     if inferred is None:
         raise PaperkgError(f"-o {output}: paperkg exports .graphml, .gexf or .json files (or a folder of CSV): "
                            "name the file with one of these extensions.", ExitCode.USAGE)

@@ -205,7 +205,8 @@ def register(app: typer.Typer) -> None:
     @app.command("push", epilog="Example:\n\n  NEO4J_PASSWORD=... paperkg push out/graph.json "
                                 "--uri bolt://localhost:7687 --database neo4j")
     def push_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(
+            help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         uri: UriOption = None,
         user: UserOption = None,
         password: PasswordOption = None,

@@ -11,7 +11,8 @@ from paperkg.cli_output import err
 from paperkg.core.errors import ExitCode, PaperkgError
 
 EXAMPLE = ("Example:\n\n  paperkg thesaurus out/graph.json -o thesaurus.tsv\n\n"
-           "  (edit it, then: paperkg build --from-extractions out/extractions.jsonl -o out/ --thesaurus thesaurus.tsv)")
+           "  (edit it, then: paperkg build --from-extractions out/extractions.jsonl -o out/ "
+           "--thesaurus thesaurus.tsv)")
 
 
 def register(app: typer.Typer) -> None:

@@ -94,15 +94,21 @@ def register(app: typer.Typer) -> None:
     """Add `trends` to the paperkg command."""
     @app.command("trends", epilog=EXAMPLES)
     def trends_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
-        types: Annotated[list[str], typer.Option("--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")] = [],  # noqa: B006 - typer reads the default
+        graph_file: Annotated[Path, typer.Argument(
+            help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
+        types: Annotated[list[str], typer.Option(
+            "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")
+        ] = [],  # noqa: B006 - typer reads the default
         since: Annotated[Optional[int], typer.Option(help="First year to follow (default: the graph's first).")] = None,
         until: Annotated[Optional[int], typer.Option(help="Last year to follow (default: the graph's last).")] = None,
         top: Annotated[int, typer.Option(help="Entities per list.")] = 25,
-        window: Annotated[int, typer.Option(help="Years (the last ones) over which risers and fallers are measured.")] = 5,
-        min_papers: Annotated[int, typer.Option(help="Papers an entity needs in the window to be ranked as rising or fading.")] = 3,
+        window: Annotated[int, typer.Option(
+            help="Years (the last ones) over which risers and fallers are measured.")] = 5,
+        min_papers: Annotated[int, typer.Option(
+            help="Papers an entity needs in the window to be ranked as rising or fading.")] = 3,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON (for scripts) instead of tables.")] = False,
-        output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Also write the trends page (an .html file, or a folder for trends.html).")] = None,
+        output: Annotated[Optional[Path], typer.Option(
+            "--output", "-o", help="Also write the trends page (an .html file, or a folder for trends.html).")] = None,
         title: Annotated[Optional[str], typer.Option(help="Title of the trends page.")] = None,
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
@@ -136,5 +142,6 @@ def register(app: typer.Typer) -> None:
             from paperkg.viz.trends_page import write_trends_page
 
             target = output if output.suffix.lower() == ".html" else output / "trends.html"
-            write_trends_page(trends, target, types=types, top=top, title=title or f"paperkg trends · {graph_file.parent.name or graph_file.name}")
+            write_trends_page(trends, target, types=types, top=top,
+                              title=title or f"paperkg trends · {graph_file.parent.name or graph_file.name}")
             Console(stderr=True).print(f"wrote {escape(str(target))}", highlight=False)

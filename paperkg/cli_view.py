@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -35,8 +35,8 @@ def view(graph_file: Path, *, output: Path | None, focus: str | None, depth: int
     source = graph_path(graph_file)
     graph = read_graph(source)
     name = title or f"paperkg · {source.parent.name or source.name}"
-    options = {"size_by": size_by, "colour_by": colour_by, "types": types or None, "min_papers": min_papers,
-               "max_nodes": max_nodes, "title": name}
+    options: dict[str, Any] = {"size_by": size_by, "colour_by": colour_by, "types": types or None,
+                               "min_papers": min_papers, "max_nodes": max_nodes, "title": name}
     if focus is None:
         pending = start_views(graph, output or source.parent, **options)
         return pending.finish(), len(pending.selection.nodes)
@@ -56,16 +56,21 @@ def register(app: typer.Typer) -> None:
 
     @app.command("view", epilog=EXAMPLES)
     def view_command(
-        graph_file: Annotated[Path, typer.Argument(help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
+        graph_file: Annotated[Path, typer.Argument(
+            help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
         output: Annotated[Optional[Path], typer.Option(
             "--output", "-o", help="With --focus: the HTML file (default focus.html beside the graph). "
-                                   "Without: the folder for graph.html and papers.html (default: the graph's).")] = None,
-        focus: Annotated[Optional[str], typer.Option(help="Draw this entity (name, alias or acronym) and its neighbours.")] = None,
+                                   "Without: the folder for graph.html and papers.html (default: the graph's).")
+        ] = None,
+        focus: Annotated[Optional[str], typer.Option(
+            help="Draw this entity (name, alias or acronym) and its neighbours.")] = None,
         depth: Annotated[int, typer.Option(help="With --focus: how many links away to go.")] = 2,
         hub_degree: Annotated[int, typer.Option(
             help="With --focus: entities with more neighbours than this are drawn but not gone through "
                  "(0: no limit).")] = HUB_DEGREE,
-        types: Annotated[list[str], typer.Option("--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")] = [],  # noqa: B006 - typer reads the default
+        types: Annotated[list[str], typer.Option(
+            "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")
+        ] = [],  # noqa: B006 - typer reads the default
         min_papers: Annotated[int, typer.Option(help="Only entities in at least this many papers.")] = 1,
         max_nodes: Annotated[Optional[int], typer.Option(
             help=f"Keep the N entities with the highest PageRank (default: the {FOLD_ABOVE:,} in the most papers); "

@@ -21,7 +21,6 @@ from rich.console import Console
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
-from paperkg.core.schema import PaperRecord
 from paperkg.ingest.readers import WarningCollector
 from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
 from paperkg.parallel import available_cores, batched, extraction_lines, worker_start_method

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from browser import chromium, open_page  # noqa: E402
+from browser import chromium, open_page
 
 def main() -> None:
     """Open each view, set it up as a reader would, and save the screenshots."""

@@ -26,5 +26,6 @@ def run_cli(*args: str, check: bool = True, input: str | None = None) -> CliResu
     result = CliRunner().invoke(app, list(args), input=input)
     outcome = CliResult(int(result.exit_code), result.stdout, result.stderr)
     if check and outcome.returncode != 0:
-        raise AssertionError(f"paperkg {' '.join(args)} exited {outcome.returncode}:\n{outcome.stdout}\n{outcome.stderr}")
+        raise AssertionError(f"paperkg {' '.join(args)} exited {outcome.returncode}:\n"
+                             f"{outcome.stdout}\n{outcome.stderr}")
     return outcome

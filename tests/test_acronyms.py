@@ -298,7 +298,8 @@ def test_other_spans_have_no_acronym_fields(nlp):
 def test_a_spelled_out_long_form_does_not_redefine_a_defined_short_form(nlp):
     doc = make_doc(nlp, "Partial differential equations (PDEs) are hard. "
                         "We solve PDEs where partial differential equations are stiff.")
-    assert [(s.text, s._.paperkg_acronym_kind) for s in doc.spans[SPAN_KEY]] == [("PDEs", "definition"), ("PDEs", "resolved")]
+    assert [(s.text, s._.paperkg_acronym_kind) for s in doc.spans[SPAN_KEY]] == [("PDEs", "definition"),
+                                                                                  ("PDEs", "resolved")]
 
 
 # ------------------------------------------------------------- the plain-text rules

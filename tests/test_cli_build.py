@@ -69,8 +69,8 @@ def test_esfmc_defined_by_apposition(graph):
 def test_shared_acronym_nodes_link_every_paper(graph):
     (llm,) = _entity_with_acronym(graph, "LLM")
     papers_citing = {d["paper_id"] for _, d in graph.nodes(data=True)
-                     if d["label"] == "Paper" and re.search(r"(?<![\w-])(LLMs?|[Ll]arge [Ll]anguage [Mm]odels?)(?![\w-])",
-                                                            d["abstract"])}
+                     if d["label"] == "Paper"
+                     and re.search(r"(?<![\w-])(LLMs?|[Ll]arge [Ll]anguage [Mm]odels?)(?![\w-])", d["abstract"])}
     linked = {graph.nodes[p]["paper_id"] for p in graph.predecessors(llm["key"]) if p.startswith("paper:")}
     assert linked == papers_citing
     (gt,) = _entity_with_acronym(graph, "GT")

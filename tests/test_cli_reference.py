@@ -7,7 +7,7 @@ import pytest
 from cli_helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import cli_reference  # noqa: E402 - the script is not a package module
+import cli_reference
 
 
 def test_the_cli_reference_is_current() -> None:

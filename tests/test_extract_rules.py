@@ -52,7 +52,8 @@ def test_a_version_number_belongs_to_the_name(nlp):
 
 def test_a_copula_without_novelty_is_not_a_proposal(nlp):
     doc = nlp("BERT is a language model.")
-    assert [(e.text, e._.paperkg_proposed) for e in doc.spans["entities"]] == [("BERT", False), ("language model", False)]
+    assert [(e.text, e._.paperkg_proposed) for e in doc.spans["entities"]] == [("BERT", False),
+                                                                               ("language model", False)]
 
 
 def test_lexicon_acronyms_are_abbreviations_of_multiword_names(nlp):
@@ -89,7 +90,8 @@ def test_proposed_names(nlp, sentence, name):
 
 def test_a_proposed_benchmark_is_a_dataset(nlp):
     doc = nlp("We release OpenBench, a benchmark of 1,000 tasks for evaluating agents.")
-    assert [(e.text, e.label_, e._.paperkg_role) for e in doc.spans["entities"]] == [("OpenBench", "Dataset", "proposes")]
+    assert ([(e.text, e.label_, e._.paperkg_role) for e in doc.spans["entities"]]
+            == [("OpenBench", "Dataset", "proposes")])
 
 
 def test_passive_proposed_is_not_a_proposal(nlp):
@@ -183,7 +185,8 @@ def full_nlp():
 
 def test_model_spans_that_do_not_read_as_terms_are_not_entities(full_nlp):
     """The rules judge the model's spans (given here, so the test does not depend on the weights)."""
-    doc = full_nlp.make_doc("Our proof leverages tools from random matrix theory, positioning them as a strong baseline.")
+    doc = full_nlp.make_doc("Our proof leverages tools from random matrix theory, "
+                            "positioning them as a strong baseline.")
     for name, component in full_nlp.pipeline:
         if name == "types_ner":
             doc.spans["types"] = [Span(doc, 2, 4, label="Method"), Span(doc, 5, 8, label="Method"),

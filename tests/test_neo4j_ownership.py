@@ -15,7 +15,8 @@ pytestmark = pytest.mark.neo4j
 
 
 def test_replace_keeps_another_applications_paper_and_method_nodes(clean_neo4j):
-    run_cypher(clean_neo4j, "CREATE (:Paper {title: 'theirs', id: 1})-[:USES {since: 2020}]->(:Method {name: 'their method'})")
+    run_cypher(clean_neo4j, "CREATE (:Paper {title: 'theirs', id: 1})"
+                            "-[:USES {since: 2020}]->(:Method {name: 'their method'})")
     graph = sample_graph()
     push_graph(graph, clean_neo4j)
     push_graph(graph, clean_neo4j, replace=True)
@@ -46,7 +47,8 @@ def test_a_push_keeps_properties_users_added_and_drops_keys_it_no_longer_sets(cl
 
 def test_another_applications_node_with_a_paperkg_key_is_a_clear_error(clean_neo4j):
     run_cypher(clean_neo4j, "CREATE (:Method {key: 'method:flerm', name: 'theirs'})")
-    with pytest.raises(PaperkgError, match="holds a :Method node with key 'method:flerm' that paperkg did not push") as caught:
+    with pytest.raises(PaperkgError,
+                       match="holds a :Method node with key 'method:flerm' that paperkg did not push") as caught:
         push_graph(sample_graph(), clean_neo4j)
     assert caught.value.code == ExitCode.SERVER
     for replace in (True,):

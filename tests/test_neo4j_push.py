@@ -101,7 +101,8 @@ def test_replace_clears_paperkg_labels_only(clean_neo4j):
     report = push_graph(smaller, clean_neo4j, replace=True, batch_size=3)
     assert server_counts(clean_neo4j) == graph_counts(smaller)
     assert all(row.total == row.sent for row in report.nodes + report.relationships)
-    others = run_cypher(clean_neo4j, f"MATCH (a:{OTHER_LABEL})-[:KEEPS]->(b:{OTHER_LABEL}) RETURN a.name AS a, b.name AS b")
+    others = run_cypher(clean_neo4j,
+                        f"MATCH (a:{OTHER_LABEL})-[:KEEPS]->(b:{OTHER_LABEL}) RETURN a.name AS a, b.name AS b")
     assert others == [{"a": "keep", "b": "too"}]
 
 

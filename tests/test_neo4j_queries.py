@@ -163,7 +163,8 @@ def test_benchmarks_for_task(neo4j_target, icml):
         by_task.setdefault(t, set()).add(d)
     for m, t, _ in _typed(icml, "USED_FOR"):
         by_task.setdefault(t, set()).update(linked(icml, m, "EVALUATED_ON"))
-    task = _most_linked(icml, [t for t, datasets in by_task.items() for _ in datasets if icml.nodes[t]["label"] == "Task"])
+    task = _most_linked(icml, [t for t, datasets in by_task.items() for _ in datasets
+                               if icml.nodes[t]["label"] == "Task"])
     rows = run(neo4j_target, "benchmarks_for_task", task=icml.nodes[task]["name"])
     assert {row["dataset"] for row in rows} == {icml.nodes[d]["name"] for d in by_task[task]}
     assert all(row["via"] and row["sentence"] for row in rows)
@@ -238,7 +239,8 @@ def test_shortest_path(neo4j_target, icml):
 
 def test_top_methods(neo4j_target, icml):
     rows = run(neo4j_target, "top_methods", limit=5)
-    papers = {icml.nodes[m]["name"]: len({p for p, _, k in icml.in_edges(m, keys=True) if k in ("PROPOSES", "MENTIONS")})
+    papers = {icml.nodes[m]["name"]: len({p for p, _, k in icml.in_edges(m, keys=True)
+                                          if k in ("PROPOSES", "MENTIONS")})
               for m, d in icml.nodes(data=True) if d["label"] == "Method"}
     assert len(rows) == 5
     assert all(row["papers"] == papers[row["method"]] for row in rows)

@@ -27,7 +27,7 @@ def found():
     nlp = load_pipeline()
     results = []
     for doc in nlp.pipe(case["text"] for case in CASES):
-        def forms(predicate):
+        def forms(predicate, doc=doc):
             groups: dict[str, set[str]] = {}
             for e in doc.spans["entities"]:
                 if predicate(e):
@@ -36,7 +36,7 @@ def found():
             return list(groups.values())
         results.append({
             "proposed": forms(lambda e: e._.paperkg_proposed),
-            "acronyms": {(_norm(s.text), _norm(l.text)) for s, l in doc._.paperkg_acronym_definitions},
+            "acronyms": {(_norm(s.text), _norm(long.text)) for s, long in doc._.paperkg_acronym_definitions},
             "datasets": forms(lambda e: e.label_ == "Dataset"),
         })
     return results
@@ -57,7 +57,7 @@ def test_proposed_names(found):
 
 
 def test_acronym_pairs(found):
-    expected = [{(_norm(s), _norm(l)) for s, l in c["acronyms"]} for c in CASES]
+    expected = [{(_norm(s), _norm(long)) for s, long in c["acronyms"]} for c in CASES]
     precision, recall = _precision_recall(expected, [f["acronyms"] for f in found], lambda e, f: e == f)
     assert precision >= 0.95 and recall >= 0.90, (precision, recall)
 

@@ -51,7 +51,8 @@ def test_saved_pipeline_uses_its_own_data_files_not_the_package_ones(saved, tmp_
 
 @pytest.mark.slow
 def test_saved_pipeline_loads_in_a_fresh_process_through_the_entry_points(saved):
-    code = ("import spacy, sys; nlp = spacy.load(sys.argv[1]); doc = nlp('We propose FooNet for image classification.'); "
+    code = ("import spacy, sys; nlp = spacy.load(sys.argv[1]); "
+            "doc = nlp('We propose FooNet for image classification.'); "
             "print(sorted(e.text for e in doc.spans['entities']))")
     result = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -113,7 +113,8 @@ def test_teachers_train_the_types_config_with_the_exp7_teacher_settings(tmp_path
 @pytest.fixture
 def inputs(shared) -> list[str]:
     """The --benchmarks and --corpus flags: the real benchmarks and shared abstracts."""
-    return ["--benchmarks", str(shared / "benchmarks"), "--corpus", str(shared / "corpus" / "abstracts" / "abstracts.jsonl.gz")]
+    return ["--benchmarks", str(shared / "benchmarks"),
+            "--corpus", str(shared / "corpus" / "abstracts" / "abstracts.jsonl.gz")]
 
 
 def test_termhood_step_counts_documents_per_ngram_in_shippable_abstracts_only(shared, tmp_path):

@@ -384,7 +384,8 @@ def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> Non
     (["--depth", "-1", "--focus", "LLM"], "--depth must be 0 or more, not -1."),
     (["--max-nodes", "0"], "--max-nodes must be 1 or more, not 0."),
     (["--min-papers", "0"], "--min-papers must be 1 or more, not 0."),
-    (["--focus", "ImageNett"], "--focus 'ImageNett': no entity has that name, alias or acronym. Close matches: ImageNet"),
+    (["--focus", "ImageNett"],
+     "--focus 'ImageNett': no entity has that name, alias or acronym. Close matches: ImageNet"),
     (["--type", "Author"], "--type must be among Method, Task, Dataset, Metric, not Author."),
     (["-o", "x.html"], "without --focus, -o names a folder"),
 ])

@@ -170,7 +170,8 @@ def test_text_from_the_corpus_never_runs(context: BrowserContext, hostile: Path)
         page.check("input[data-type=Method]")
         page.select_option("#colour-by", "community")
         for where in ("#panel", "#results", "#legend", "#summary", "header h1"):
-            assert page.evaluate(f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
+            assert page.evaluate(
+                f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
         assert page.evaluate("document.querySelectorAll('script').length") == 3  # vis, data, page
         _assert_clean(page, log)
 

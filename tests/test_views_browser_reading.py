@@ -114,12 +114,14 @@ def test_clusters_are_named_in_the_legend_and_on_the_map(context: BrowserContext
     assert on_map and all(any(name.startswith(text) for name in legend) for text in on_map)
     page.evaluate("window.paperkgView.network.moveTo({position: {x: 900, y: 900}, scale: 4})")  # far off
     page.click("#clusters li[data-cluster='2']")
-    for _ in range(75):  # the zoom is animated; a loaded machine draws it late (the page's CSP forbids wait_for_function)
+    # the zoom is animated; a loaded machine draws it late (the page's CSP forbids wait_for_function)
+    for _ in range(75):
         page.wait_for_timeout(200)
         inside = page.evaluate("""(() => {
             const view = window.paperkgView.network, box = document.getElementById('network');
             const data = JSON.parse(document.getElementById('graph-data').textContent);
-            return data.clusters[2].members.map(i => view.canvasToDOM(view.getPositions([data.nodes[i].id])[data.nodes[i].id]))
+            return data.clusters[2].members
+                .map(i => view.canvasToDOM(view.getPositions([data.nodes[i].id])[data.nodes[i].id]))
                 .every(p => p.x >= 0 && p.y >= 0 && p.x <= box.clientWidth && p.y <= box.clientHeight);
         })()""")
         if inside:

@@ -25,7 +25,8 @@ from paperkg.viz.views import fold
 def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
                      max_nodes: int | None = None, size_by: str = "papers") -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
-    type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links with their kind, papers and relations."""
+    type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links
+    with their kind, papers and relations."""
     index = index_entities(graph)
     selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
     plan = plan_map(index, selection, size_by)
@@ -55,4 +56,5 @@ def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = No
                            "papers": data["papers"], "shared_papers": data["shared"], "strength": data["strength"]})
 
     return GraphTable(directed=False, nodes=nodes, edges=edges,
-                      attributes={"paperkg_view": "entity map", "notes": " ".join([*selection.notes, *plan.link_notes])})
+                      attributes={"paperkg_view": "entity map",
+                                  "notes": " ".join([*selection.notes, *plan.link_notes])})

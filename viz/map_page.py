@@ -99,7 +99,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None else None,
+        years=[first, last] if first is not None and last is not None else None,
         notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
         clusters=cluster_legend(clusters, in_cluster, positions, where),
@@ -139,7 +139,7 @@ def cluster_legend(clusters: list[Cluster], placed: dict[str, Cluster], position
                    where: dict[str, int]) -> list[dict[str, Any]]:
     """Legend rows of the named clusters (name, colour, the node indices `placed` in it and their count,
     where its name goes on the map: its members' median) and one row for "other"."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cluster in clusters:
         xs = sorted(positions[member][0] for member in cluster.members)
         ys = sorted(positions[member][1] for member in cluster.members)

@@ -115,13 +115,14 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         evidence = [item for ev in data.get("evidence", [])
                     for item in [evidence_item(graph, ev, None, table)] if item]
         evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
-        edge_panels[edge_id] = {"kinds": [style.name], "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
+        edge_panels[edge_id] = {"kinds": [style.name],
+                                "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
                                 "evidence": [item[:4] for item in evidence[:MAX_EDGE_EVIDENCE]]}
     return PageData(
         view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None else None, notes=notes,
+        years=[first, last] if first is not None and last is not None else None, notes=notes,
         sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
         clusters=cluster_legend(clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,

@@ -68,9 +68,9 @@ def relation_style(rel_type: str) -> RelationStyle:
     return RELATION_STYLES.get(rel_type, UNKNOWN_RELATION_STYLE._replace(name=rel_type.lower()))
 
 
-def year_colour(year: float | None, first: float, last: float) -> str:
+def year_colour(year: float | None, first: float | None, last: float | None) -> str:
     """The overlay colour of a (mean) year on the scale from `first` to `last`."""
-    if year is None:
+    if year is None or first is None or last is None:
         return NO_YEAR_COLOUR
     share = 0.5 if last <= first else min(max((year - first) / (last - first), 0.0), 1.0)
     position = share * (len(YEAR_SCALE) - 1)

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -105,7 +106,9 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int =
     return entity
 
 
-def fold(max_nodes: int | None) -> dict[str, object]:
+def fold(max_nodes: int | None) -> dict[str, Any]:
     """An explicit --max-nodes keeps the top by PageRank; the default fold keeps the entities in the most papers."""
-    return {"max_nodes": FOLD_ABOVE, "rank": "papers"} if max_nodes is None else {"max_nodes": max_nodes, "rank": "pagerank"}
+    if max_nodes is None:
+        return {"max_nodes": FOLD_ABOVE, "rank": "papers"}
+    return {"max_nodes": max_nodes, "rank": "pagerank"}
 

@@ -61,10 +61,9 @@ def read_definitions(path: str | Path) -> list[DefinedText]:
     items = []
     for number, row in _json_lines(path, "definitions"):
         text, defs = row.get("text"), row.get("definitions")
-        ok = isinstance(text, str) and isinstance(defs, list) and all(
-            isinstance(d, dict) and all(isinstance(d.get(k), int) and 0 <= d[k] <= len(text) for k in OFFSET_KEYS)
-            for d in defs)
-        if not ok:
+        if not (isinstance(text, str) and isinstance(defs, list) and all(
+                isinstance(d, dict) and all(isinstance(d.get(k), int) and 0 <= d[k] <= len(text) for k in OFFSET_KEYS)
+                for d in defs)):
             raise PaperkgError(f"{path}:{number}: needs 'text' and 'definitions' with character offsets "
                                f"{', '.join(OFFSET_KEYS)} inside the text.", ExitCode.USAGE)
         pairs = frozenset(tuple(d[k] for k in OFFSET_KEYS) for d in defs)

@@ -45,7 +45,8 @@ class Record:
 
     def doc(self, vocab: Vocab) -> Doc:
         """A Doc on the record's own tokens and sentence starts, without annotation."""
-        return Doc(vocab, words=self.words, spaces=self.spaces, sent_starts=self.sent_starts)
+        return Doc(vocab, words=self.words, spaces=self.spaces,
+                   sent_starts=self.sent_starts)  # type: ignore[arg-type]  # spaCy types it List[bool | int | None]
 
 
 def read_benchmark(fmt: str, path: Path, split: str | None = None, limit: int = 0) -> list[Record]:
@@ -114,7 +115,7 @@ def _tdmsci_sentence(rows: list[list[str]], key: str) -> Record:
     words = [r[0] for r in rows]
     offsets = [int(r[1]) for r in rows]
     spaces = [offsets[i] + len(words[i]) < offsets[i + 1] for i in range(len(words) - 1)] + [False]
-    spans, start, label = [], None, None
+    spans, start, label = [], None, ""
     for i, tag in enumerate([r[2] for r in rows] + ["O"]):
         if start is not None and not (tag.startswith("I-") and tag[2:] == label):
             spans.append((start, i, TDMSCI_LABELS[label]))
@@ -172,7 +173,8 @@ def _scier_sentence(item: dict, key: str) -> Record:
     words = _space_split(item["sentence"])
     wanted = Counter((tuple(_space_split(m)), label) for m, label in item["ner"])
     taken: set[int] = set()
-    spans, missing = [], []
+    spans: list[tuple[int, int, str]] = []
+    missing: list[tuple[int, int]] = []
     for (mention, label), count in sorted(wanted.items(), key=lambda kv: (-len(kv[0][0]), kv[0])):
         m = list(mention)
         found = [i for i in range(len(words) - len(m) + 1)

@@ -75,7 +75,8 @@ def to_doc(vocab: Vocab, scierc_doc: SciercDoc, with_entities: bool = True) -> D
     spaCy's NER cannot hold overlapping spans, so of overlapping gold spans the longest
     is kept (a handful per split).
     """
-    doc = Doc(vocab, words=scierc_doc.words, sent_starts=scierc_doc.sent_starts)
+    doc = Doc(vocab, words=scierc_doc.words,
+              sent_starts=scierc_doc.sent_starts)  # type: ignore[arg-type]  # spaCy types it List[bool | int | None]
     if with_entities:
         spans = [Span(doc, start, end, label=label) for start, end, label in scierc_doc.entities]
         doc.ents = filter_spans(spans)

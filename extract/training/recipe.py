@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from paperkg.core.errors import PaperkgError
 from paperkg.extract.training import corpus, corpus_stats, relations, teacher
@@ -68,7 +68,10 @@ def _termhood(o: Options, out: Path) -> str:
     from paperkg.extract.pipeline import load_pipeline
 
     nlp = load_pipeline(rules_only=True)  # n-grams as the pipeline tokenizes them
-    min_df = nlp.get_pipe("paperkg_entities").min_df  # what the shipped config looks up (pipeline.cfg)
+    from paperkg.extract.entities import EntityAssembler
+
+    entities = cast(EntityAssembler, nlp.get_pipe("paperkg_entities"))  # get_pipe is typed as any callable
+    min_df = entities.min_df  # what the shipped config looks up (pipeline.cfg)
     abstracts = islice(corpus_stats.shippable_abstracts(_corpus_file(o)), o.limit or None)
     documents, counts = corpus_stats.document_frequencies(abstracts, nlp.tokenizer, min_df)
     corpus_stats.write_table(out, documents, counts, min_df)

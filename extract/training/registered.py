@@ -31,4 +31,6 @@ class GivenTokensCorpus(Corpus):
 def create_given_tokens_reader(path: Path | None, max_length: int = 0, limit: int = 0,
                                shuffle: bool = False) -> Callable[[Language], Iterator[Example]]:
     """The reader for a DocBin file or folder (as spacy.Corpus.v1, without re-tokenisation)."""
+    if path is None:  # as spacy.Corpus.v1 refuses it
+        raise ValueError("paperkg.GivenTokensCorpus.v1 needs a path: set [paths] train and dev in the training config.")
     return GivenTokensCorpus(path, max_length=max_length, limit=limit, shuffle=shuffle)
