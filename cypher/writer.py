@@ -295,7 +295,8 @@ def holds_paperkg_nodes(driver: Driver, database: str) -> bool:
 
 def _work(rows: GraphRows, node_query: str, rel_query: str) -> list[tuple[str, list[dict[str, Any]]]]:
     """(query text, its rows) per label, then per relationship group."""
-    work = [(node_query.format(label=label, hash=HASH_PROPERTY), label_rows) for label, label_rows in rows.nodes.items()]
+    work = [(node_query.format(label=label, hash=HASH_PROPERTY), label_rows)
+            for label, label_rows in rows.nodes.items()]
     return work + [(rel_query.format(rel_type=rel_type, source=source, target=target, hash=HASH_PROPERTY), group_rows)
                    for (rel_type, source, target), group_rows in rows.rels.items()]
 

@@ -13,6 +13,7 @@ the component's cfg) where the type allows the two labels. Acronym definitions b
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import Any
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy
@@ -52,7 +53,8 @@ def sentence_starts(doc: Doc) -> list[int]:
     return [sent.start for sent in doc.sents] if doc.has_annotation("SENT_START") else [0]
 
 
-def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int, starts: Sequence[int] | None = None) -> list[Pair]:
+def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int,
+                    starts: Sequence[int] | None = None) -> list[Pair]:
     """Ordered pairs of mentions in one sentence, at most `max_gap` tokens apart, whose labels a type allows."""
     starts = sentence_starts(doc) if starts is None else starts
     mentions = [(e.start, e.end, e.label_) for e in entities]
@@ -72,7 +74,7 @@ def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int, starts: Se
 
 
 def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[str, int],
-                  starts: Sequence[int]) -> Floats2d:
+                  starts: Sequence[int]) -> numpy.ndarray:
     """One row per pair: head, tail, between (mean and max) vectors, the vectors of the CONTEXT tokens
     before the first and after the second mention (in the sentence), labels, order, gap, mentions
     between, and the between-words bag. Means come from running sums of doc.tensor."""
@@ -155,7 +157,8 @@ class RelationModel(TrainablePipe):
         self.vocab = vocab
         self.model = model
         self.name = name
-        self.cfg = {"labels": list(LABELS), "thresholds": {label: 0.5 for label in LABELS}, "between_words": [],
+        self.cfg: dict[str, Any] = {"labels": list(LABELS), "thresholds": {label: 0.5 for label in LABELS},
+                                    "between_words": [],
                     "max_gap": max_gap, "cue_types": list(cue_types), "acronym_confidence": acronym_confidence}
 
     @property
@@ -165,13 +168,13 @@ class RelationModel(TrainablePipe):
     def _vocab(self) -> dict[str, int]:
         return {word: i for i, word in enumerate(self.cfg["between_words"])}
 
-    def featurize(self, doc: Doc, entities: Sequence[Span]) -> tuple[list[Pair], Floats2d]:
+    def featurize(self, doc: Doc, entities: Sequence[Span]) -> tuple[list[Pair], numpy.ndarray]:
         """The candidate pairs of a doc and their feature rows."""
         starts = sentence_starts(doc)
         pairs = candidate_pairs(doc, entities, self.cfg["max_gap"], starts)
         return pairs, pair_features(doc, entities, pairs, self._vocab(), starts)
 
-    def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], Floats2d]]:
+    def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], numpy.ndarray]]:
         """Per doc: its candidate pairs and their per-type probabilities (one classifier call for the batch)."""
         docs = list(docs)
         featurized = [self.featurize(doc, list(doc.spans.get("entities", []))) for doc in docs]
@@ -185,7 +188,7 @@ class RelationModel(TrainablePipe):
             at += len(pairs)
         return out
 
-    def set_annotations(self, docs: Iterable[Doc], predictions: list[tuple[list[Pair], Floats2d]]) -> None:
+    def set_annotations(self, docs: Iterable[Doc], predictions: list[tuple[list[Pair], numpy.ndarray]]) -> None:
         thresholds = numpy.array([self.cfg["thresholds"][label] for label in self.labels], dtype="f")
         keep_cues = set(self.cfg["cue_types"])
         for doc, (pairs, scores) in zip(docs, predictions):

@@ -155,19 +155,21 @@ def register(app: typer.Typer) -> None:
         result = evaluation.run(file, nlp=nlp, predictions_out=predictions)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
 
-    @eval_app.command("relations", epilog="Examples:\n\n  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl "
-                                          "--format scier\n\n  paperkg eval relations ../shared/benchmarks/scierc/dev.json "
-                                          "--format scierc --gold-entities")
+    @eval_app.command("relations", epilog=(
+        "Examples:\n\n  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl --format scier\n\n"
+        "  paperkg eval relations ../shared/benchmarks/scierc/dev.json --format scierc --gold-entities"))
     def eval_relations(file: FileArgument,
                        format: Annotated[RelationFormat, typer.Option("--format", "-f", help="The file's layout.")],
                        gold_entities: Annotated[bool, typer.Option(
-                           "--gold-entities", help="Relations between the gold mentions instead of the pipeline's own.")]
-                       = False,
+                           "--gold-entities",
+                           help="Relations between the gold mentions instead of the pipeline's own.")] = False,
                        as_json: JsonOption = False) -> None:
-        """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside them, words/s."""
+        """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside
+        them, words/s."""
         from paperkg.api import load_pipeline
         from paperkg.extract.evaluate import relations as evaluation
 
         _require_file(file)
-        result = evaluation.run(load_pipeline(load_settings().pipeline), file, format.value, gold_entities=gold_entities)
+        result = evaluation.run(load_pipeline(load_settings().pipeline), file, format.value,
+                                gold_entities=gold_entities)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))

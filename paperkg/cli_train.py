@@ -10,7 +10,8 @@ import typer
 from paperkg.cli_output import err
 from paperkg.settings import load_settings
 
-STEPS_HELP = "termhood, teacher-corpora, teacher-method, teacher-metric, teacher-tags, corpus, types, terms, relations, package"
+STEPS_HELP = ("termhood, teacher-corpora, teacher-method, teacher-metric, teacher-tags, corpus, types, terms, "
+              "relations, package")
 
 
 def register(app: typer.Typer) -> None:

@@ -100,7 +100,8 @@ def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path |
     from multiprocessing import forkserver
 
     server = forkserver._forkserver  # the module's own instance; _stop is how its tests stop it
-    if context.get_start_method() != "forkserver" or server._forkserver_pid is not None:
+    running = server._forkserver_pid is not None  # type: ignore[attr-defined]  # private: CPython's own state
+    if context.get_start_method() != "forkserver" or running:
         yield
         return
     previous = os.environ.get(PIPELINE_VARIABLE)
@@ -115,7 +116,7 @@ def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path |
     try:
         yield
     finally:
-        server._stop()
+        server._stop()  # type: ignore[attr-defined]  # private: no public way to stop the fork server
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:

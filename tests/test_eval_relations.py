@@ -16,7 +16,8 @@ from paperkg.extract.evaluate.relations import score
 def test_scier_train_mentions_are_found_in_the_sentence_and_labels_mapped(tmp_path):
     path = tmp_path / "train.jsonl"
     lines = [{"doc_id": "d", "sentence": "We use BERT ( a transformer ) for question answering on SQuAD .",
-              "ner": [["BERT", "Method"], ["transformer", "Method"], ["question answering", "Task"], ["SQuAD", "Dataset"]],
+              "ner": [["BERT", "Method"], ["transformer", "Method"], ["question answering", "Task"],
+                      ["SQuAD", "Dataset"]],
               "rel": [["BERT", "Used-For", "question answering"], ["BERT", "Evaluated-With", "SQuAD"],
                       ["BERT", "SubClass-Of", "transformer"]]},
              {"doc_id": "d", "sentence": "CNN beats CNN on MNIST", "ner": [["CNN", "Method"], ["MNIST", "Dataset"]],

@@ -46,7 +46,8 @@ def test_first_push_creates_what_the_merge_push_leaves(clean_neo4j, caplog):
     assert created.rows_written == graph.number_of_nodes() + graph.number_of_edges() and not created.mismatches
     by_create = server_graph(clean_neo4j)
     stamps = run_cypher(clean_neo4j, "MATCH (n:Paper|Method|Task|Dataset|Metric|Concept)-[r]->() "
-                                     "RETURN collect(DISTINCT [n.first_push, n.last_push, r.first_push, r.last_push]) AS s")
+                                     "RETURN collect(DISTINCT [n.first_push, n.last_push, r.first_push, r.last_push]) "
+                                     "AS s")
     assert stamps == [{"s": [[created.push] * 4]}]
 
     empty_database(clean_neo4j)

@@ -30,7 +30,8 @@ def _doc(words, sent_starts, spans):
 def test_candidates_are_ordered_pairs_in_one_sentence_that_some_type_allows():
     words = ["BERT", "for", "parsing", "on", "WSJ", ".", "CRF", "tagging", "F1"]
     doc = _doc(words, [True, False, False, False, False, False, True, False, False],
-               [(0, 1, "Method"), (2, 3, "Task"), (4, 5, "Dataset"), (6, 7, "Method"), (7, 8, "Task"), (8, 9, "Metric")])
+               [(0, 1, "Method"), (2, 3, "Task"), (4, 5, "Dataset"), (6, 7, "Method"), (7, 8, "Task"),
+                (8, 9, "Metric")])
     pairs = set(candidate_pairs(doc, list(doc.spans["entities"]), max_gap=30))
     assert {(0, 1), (0, 2), (2, 1), (3, 4)} <= pairs          # M->T, M->D, D->T; the second sentence's own pair
     assert (1, 0) not in pairs and (0, 3) not in pairs       # no type joins Task->Method; not across sentences

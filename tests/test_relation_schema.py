@@ -57,7 +57,8 @@ def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() ->
 
 def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merge() -> None:
     text = "Vision Transformer, also called image transformer, is used for image classification."
-    long_form, other = _mention("Vision Transformer", NodeLabel.METHOD, 0), _mention("image transformer", NodeLabel.METHOD, 32)
+    long_form = _mention("Vision Transformer", NodeLabel.METHOD, 0)
+    other = _mention("image transformer", NodeLabel.METHOD, 32)
     task = _mention("image classification", NodeLabel.TASK, 62)
     relations = [Relation(RelType.SYNONYM_OF, 1, 0, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
     second = _record("p2", "Vision Transformer works.", [_mention("Vision Transformer", NodeLabel.METHOD, 0)], [])

@@ -103,6 +103,7 @@ def _scierc(record: Record, item: dict) -> RelationRecord:
                 head, tail = tail, head
             if relation_allowed(kind, head[2], tail[2]):
                 arcs.append((head[0], head[1], tail[0], tail[1], kind))
-    entities = sorted({piece for key, label in labels.items() for piece in split_acronym_pair(*key, label, record.words)})
+    entities = sorted({piece for key, label in labels.items()
+                       for piece in split_acronym_pair(*key, label, record.words)})
     return RelationRecord(record, entities, arcs)
 

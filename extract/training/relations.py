@@ -13,14 +13,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from thinc.api import Adam, fix_random_seed
-from thinc.types import Floats2d
 
 from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
 from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs
@@ -33,9 +32,9 @@ FACTORY = "paperkg_relation_model"
 class Featurized:
     """Candidate pairs of a set of documents: features, gold (0/1 per type) and loss mask per pair."""
 
-    X: Floats2d
-    Y: Floats2d
-    mask: Floats2d
+    X: numpy.ndarray
+    Y: numpy.ndarray
+    mask: numpy.ndarray
 
 
 def gold_docs(nlp: Language, records: Sequence[RelationRecord], negatives_from: Sequence[str] = ()) -> list[Doc]:
@@ -49,7 +48,7 @@ def gold_docs(nlp: Language, records: Sequence[RelationRecord], negatives_from: 
         with nlp.select_pipes(disable=[name for name in RELATION_PIPES if name in nlp.pipe_names]):
             docs = list(nlp.pipe(docs, batch_size=32))
     else:
-        docs = list(nlp.get_pipe("tok2vec").pipe(docs, batch_size=64))
+        docs = list(cast(Any, nlp.get_pipe("tok2vec")).pipe(docs, batch_size=64))  # a TrainablePipe: it has pipe()
     for doc, r in zip(docs, records):
         spans = list(r.entities)
         if r.source in negatives_from:
@@ -79,13 +78,13 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
         pairs, X = component.featurize(doc, entities)
         if not pairs:
             continue
-        gold = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
+        gold: dict[tuple[int, int, int, int], set[str]] = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
         for h0, h1, t0, t1, kind in r.relations:
             gold[(h0, h1, t0, t1)].add(kind.value)
         Y = numpy.zeros((len(pairs), len(LABELS)), dtype="f")
         for row, (a, b) in zip(Y, pairs):
-            for kind in gold.get((entities[a].start, entities[a].end, entities[b].start, entities[b].end), ()):
-                row[LABELS.index(kind)] = 1
+            for label in gold.get((entities[a].start, entities[a].end, entities[b].start, entities[b].end), ()):
+                row[LABELS.index(label)] = 1
         annotated = numpy.array([label in {k.value for k in ANNOTATED[r.source]} for label in LABELS], dtype="f")
         xs.append(X)
         ys.append(Y)
@@ -116,13 +115,14 @@ def fit(component: RelationModel, data: Featurized, epochs: int, batch_size: int
     return losses
 
 
-def new_component(settings: dict[str, Any], between_words: list[str], tensor_width: int) -> tuple[Language, RelationModel]:
+def new_component(settings: dict[str, Any], between_words: list[str],
+                  tensor_width: int) -> tuple[Language, RelationModel]:
     """A blank pipeline holding an initialised relation component with the settings' classifier."""
     nlp = spacy.blank("en")
     config = {"model": {"@architectures": "paperkg.RelationClassifier.v1", "hidden_width": settings["hidden_width"],
                         "dropout": settings["dropout"]}, "max_gap": settings["max_gap"],
               "cue_types": list(settings.get("cue_types", []))}
-    component = nlp.add_pipe(FACTORY, name=COMPONENT, config=config)
+    component = cast(RelationModel, nlp.add_pipe(FACTORY, name=COMPONENT, config=config))
     component.initialize(lambda: [], between_words=between_words, tensor_width=tensor_width)
     return nlp, component
 
