@@ -216,12 +216,13 @@ class AcronymFinder:
         if inner < close_at and self._is_short_tail(texts, inner + 1, close_at) and (
                 found := self._subscript(s, inner, open_at) or self._chemical_word(texts, inner, open_at)):
             return found
-        for sep in range(close_at - 1, inner, -1):
-            if texts[sep] in self.lexicon.apposition_separators and sep + 1 in run_at and run_at[sep + 1] == close_at:
-                found = self._long_window(s, (sep + 1, close_at), (inner, sep), True, "bracket_long_short")
-                if found:
-                    return found
-                break
+        # "(long form, SHORT)": the run that ends at the bracket's close, right after a separator (looked up,
+        # not scanned for: a scan of every bracket's content is quadratic in deeply nested brackets)
+        sep = run_ending.get(close_at, inner + 1) - 1
+        if sep > inner and texts[sep] in self.lexicon.apposition_separators and run_at.get(sep + 1) == close_at:
+            found = self._long_window(s, (sep + 1, close_at), (inner, sep), True, "bracket_long_short")
+            if found:
+                return found
         if open_at in run_ending and inner < close_at:
             stop = next((k for k in range(inner, close_at) if texts[k] in self.lexicon.apposition_separators), close_at)
             found = self._long_window(s, (run_ending[open_at], open_at), (inner, stop), True, "short_bracket_long")

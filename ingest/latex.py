@@ -59,9 +59,33 @@ _ARGUMENT_BEFORE = re.compile(r"\\[A-Za-z]+\*?$|\}$")  # \name {x} or \name{a} {
 _BARE_SPECIAL = re.compile(r"(?<!\\)([%&$])")       # 5% or A&B: what the text means, not LaTeX
 
 
+MAX_NESTING = 32  # brace groups inside each other; abstracts use a few, pylatexenc recurses per level
+_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+class NestingTooDeep(ValueError):
+    """LaTeX nested deeper than MAX_NESTING: the parser would exhaust the stack (or take exponential time)."""
+
+
+def _balanced(text: str) -> str:
+    """The text with the brace groups it leaves open closed at its end (pylatexenc backtracks over an
+    unclosed group once per enclosing macro argument: exponential in the nesting), checked for depth."""
+    depth = deepest = 0
+    for match in _BRACE.finditer(text):
+        char = match.group()
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth = max(depth - 1, 0)
+    if deepest > MAX_NESTING:
+        raise NestingTooDeep(f"LaTeX nested {deepest} groups deep (at most {MAX_NESTING} are read)")
+    return text + "}" * depth
+
+
 def latex_to_text(text: str, math: bool) -> str:
-    """LaTeX source (a math body when `math`) as plain Unicode text."""
-    text = _MATH_TIE.sub(" ", text) if math else replace_ties(text)
+    """LaTeX source (a math body when `math`) as plain Unicode text; NestingTooDeep past MAX_NESTING."""
+    text = _balanced(_MATH_TIE.sub(" ", text) if math else replace_ties(text))
     text = _MACRO_BEFORE_LETTER.sub(r"\1 ", _BARE_SPECIAL.sub(r"\\\1", text))
     converter = _converter(math)
     return converter.nodelist_to_text(latexwalker.LatexWalker(

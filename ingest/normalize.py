@@ -39,15 +39,26 @@ def normalize_text(text: str) -> NormalizedText:
         urls.extend(found)
         return _tidy(_convert_markup(current), urls_removed=bool(found))
 
-    text = _fixed_point(once, text)
+    text = _break_long_runs(_fixed_point(once, text))
     unique = tuple(dict.fromkeys(urls))
     return NormalizedText(text=text, urls=unique, code_url=choose_code_url(unique))
+
+
+def _break_long_runs(text: str) -> str:
+    """A space after every MAX_RUN characters without one: no word of prose is that long, and spaCy's
+    tokenizer strips a token's suffixes one by one with a search over the whole token, quadratic in
+    its length (20,000 nested parentheses would take minutes)."""
+    return _LONG_RUN.sub(r"\g<0> ", text) if len(text) > MAX_RUN else text
 
 
 def normalize_inline(text: str) -> str:
     """Normalise a short field (title, author name): markup and whitespace, URLs kept."""
     return _fixed_point(lambda current: _tidy(_convert_markup(_clean_unicode(_decode_html(current))),
                                               urls_removed=False), text)
+
+
+MAX_RUN = 200
+_LONG_RUN = re.compile(r"\S{%d}(?=\S)" % MAX_RUN)
 
 
 def _fixed_point(step: Callable[[str], str], text: str) -> str:

@@ -33,6 +33,7 @@ from paperkg.core.schema import PaperRecord
 from paperkg.ingest.bibtex import read_bibtex
 from paperkg.ingest.fields import (MAX_ABSTRACT_CHARS, RecordError, field_aliases, field_key, record_from_fields,
                                    text_paper_id, undecodable)
+from paperkg.ingest.latex import NestingTooDeep
 
 _LOG = logging.getLogger(__name__)
 
@@ -130,6 +131,10 @@ def read_records(
             except RecordError as error:
                 run.report(source, f"{error}; skipped")
                 continue
+            except Exception as error:  # noqa: BLE001 - one record (nesting too deep for the LaTeX parser, a bug
+                # in a reader or the normaliser) must not abort the other records
+                run.report(source, f"cannot be read ({_problem(error)}); skipped")
+                continue
             keys = {record.id, text_paper_id(record.abstract)}
             earlier = next((first_seen[key] for key in keys if key in first_seen), None)
             if earlier is not None:
@@ -137,6 +142,13 @@ def read_records(
                 continue
             first_seen.update(dict.fromkeys(keys, source))
             yield record
+
+
+def _problem(error: BaseException) -> str:
+    """What went wrong with one record, for its warning."""
+    if isinstance(error, (RecursionError, NestingTooDeep)):
+        return "its markup is nested too deeply"
+    return f"{type(error).__name__}: {error}"[:200]
 
 
 def input_files(inputs: str | Path | Iterable[str | Path], report: Report) -> Iterator[Path]:

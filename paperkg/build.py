@@ -321,7 +321,9 @@ def _layout_pool(jobs: int | None) -> AbstractContextManager[Executor | None]:
     """One spawned worker process for the map's layout when --jobs asks for two or more, else none."""
     if (jobs or 1) < 2:
         return nullcontext()
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    from paperkg.parallel import die_with_parent
+
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:

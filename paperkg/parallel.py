@@ -2,12 +2,17 @@
 they start at once and share its memory), send back JSON lines (not Docs, whose extensions hold
 Python objects), and the lines come back in input order, so `--jobs N` writes the same bytes as
 `--jobs 1`. Without --jobs, workers start only for inputs big enough to pay for their start-up.
+The fork server and the workers die with the process that started them (Linux's parent-death
+signal), so a build killed by SIGKILL, a timeout or the OOM killer leaves none.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import multiprocessing
 import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -26,6 +31,7 @@ IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few 
 # a batch of 32 abstracts takes ~0.6 s of CPU to extract, and two workers save half of that per
 # batch, so the pool pays from about 4 batches (bench/bench_scale.py, README "Performance").
 AUTO_POOL_BATCHES = 4
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def available_cores() -> int:
@@ -86,7 +92,8 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.extract.pipeline", "paperkg.parallel", "paperkg.preloaded_pipeline"])
+        context.set_forkserver_preload(["paperkg.forkserver_guard", "paperkg.extract.pipeline", "paperkg.parallel",
+                                        "paperkg.preloaded_pipeline"])
     return context
 
 
@@ -124,10 +131,23 @@ def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, s
     yield from zip(ids, future.result())
 
 
+def die_with_parent() -> None:
+    """Have Linux SIGKILL this process when its parent dies (in worker processes and the fork server; a no-op
+    elsewhere): nothing else ends a worker blocked on its queue once the build is gone."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
 def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
-    """Worker initializer: load the pipeline once per process (api.load_pipeline caches it)."""
+    """Worker initializer: die with the parent, load the pipeline once per process (api.load_pipeline caches it)."""
     from paperkg.api import load_pipeline
 
+    die_with_parent()
     load_pipeline(model, rules_only)
 
 

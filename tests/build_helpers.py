@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -48,4 +49,9 @@ def killed_build(args: list[str], patch: str) -> subprocess.CompletedProcess:
         f"sys.argv = ['paperkg', *{args!r}]",
         "main()",
     ])
-    return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT)
+    # Output to files, not pipes: a process the build left behind would hold a pipe open and hang the test.
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        finished = subprocess.run([sys.executable, "-c", program], stdout=out, stderr=err, cwd=ROOT, timeout=600)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(finished.args, finished.returncode, out.read(), err.read())

@@ -122,3 +122,9 @@ def test_from_extractions_refuses_a_file_its_folders_manifest_rejects(tmp_path):
     result = run_cli("build", "--from-extractions", str(extractions), "-o", str(tmp_path / "again"), check=False)
     assert result.returncode == 2 and "differs from what the build wrote" in result.stderr
     assert not (tmp_path / "again").exists()
+
+
+def test_the_root_folder_is_refused_as_an_output(tmp_path):
+    source = write_papers(tmp_path / "in.jsonl", example_papers()[:1])
+    result = run_cli("build", str(source), "-o", "/", "--no-model", check=False)
+    assert result.returncode == 2 and "root of the file system" in result.stderr

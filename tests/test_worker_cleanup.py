@@ -1,0 +1,66 @@
+"""A build killed while its workers extract leaves no process behind: the fork server, the workers and
+the resource tracker go with it (SIGKILL, as a timeout or the OOM killer sends)."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from build_helpers import example_papers, killed_build, write_papers
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+
+# In the killed build: once the first batch comes back from a worker, write the build's descendants
+# (fork server, workers, resource tracker) to a file, then SIGKILL the build.
+_PATCH = '''
+from pathlib import Path
+import paperkg.parallel as parallel
+
+def descendants(root):
+    children = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return sorted(found)
+
+real_collect = parallel._collect
+def collect(item):
+    yield from real_collect(item)
+    Path(PIDS).write_text(" ".join(map(str, descendants(os.getpid()))))
+    die()
+parallel._collect = collect
+'''
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (a zombie has ended; only its exit status is left)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_sigkill_during_extraction_leaves_no_process_of_the_build(tmp_path):
+    source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])
+    pids_file = tmp_path / "pids"
+    patch = f"PIDS = {str(pids_file)!r}\n" + _PATCH
+    killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2",
+                           "--batch-size", "2"], patch)
+    assert killed.returncode == -9, killed.stderr
+    pids = [int(pid) for pid in pids_file.read_text().split()]
+    assert len(pids) >= 3, pids  # the fork server, two workers (and the resource tracker)
+    deadline = time.monotonic() + 30
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [pid for pid in pids if _alive(pid)] == []
