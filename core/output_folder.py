@@ -31,7 +31,8 @@ class OutputWriteError(PaperkgError):
 def check_output_folder(folder: Path, option: str = "-o") -> None:
     """Refuse, before any work, an output path that is the file system's root, a file or under a file."""
     if folder.resolve() == Path(folder.resolve().anchor):
-        raise PaperkgError(f"{option} {folder} is the root of the file system; name a folder of its own for the outputs.")
+        raise PaperkgError(f"{option} {folder} is the root of the file system; name a folder of its own for the "
+                           "outputs.")
     for path in (folder, *folder.parents):
         if path.exists():
             if not path.is_dir():
