@@ -15,6 +15,7 @@ import json
 import mmap
 import re
 from array import array
+from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ _ENDS = re.compile(rb'"key": ' + _STRING + rb', "source": ' + _STRING + rb', "ta
 _HEAD = re.compile(rb'"id": ' + _STRING + rb', "key": ' + _STRING + rb', "label": ' + _STRING)
 _AFTER_LABEL = {"name": re.compile(rb'"name": ' + _STRING), "paper_id": re.compile(rb'"paper_id": ' + _STRING),
                 "year": re.compile(rb'"year": "?(-?\d+)')}
+_ENTITY_FIELDS = (("name", _AFTER_LABEL["name"]),)  # an entity line has no paper_id or year to look for
+_PAPER = NodeLabel.PAPER.value.encode("utf8")
 _RELATIONS = {rel.value for rel in PAPER_REL_TYPES}
 
 
@@ -67,10 +70,12 @@ def _stream(path: Path) -> Occurrences:
         check_graph_schema(schema, str(path))
         links, offsets = _links(text, edges, graph_at)
         years, titles, entities, undated = _nodes(text, nodes + len(b'"nodes": [\n'))
-    papers_of: dict[str, list[str]] = {}
+    grouped: defaultdict[str, list[str]] = defaultdict(list)
     for paper, entity in links:
-        if paper in years and entity in entities:
-            papers_of.setdefault(entity, []).append(paper)
+        grouped[entity].append(paper)
+    papers_of = {entity: [p for p in papers if p in years] if undated else papers
+                 for entity, papers in grouped.items() if entity in entities}
+    papers_of = {entity: papers for entity, papers in papers_of.items() if papers}
 
     def sentences(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
         wanted = set(pairs)
@@ -130,7 +135,7 @@ def _node_fields(line: bytes) -> dict[str, Any]:
     if head is None:
         return json.loads(line.rstrip(b",\r\n"))
     fields = {"id": head.group(1), "label": head.group(3)}
-    for name, pattern in _AFTER_LABEL.items():
+    for name, pattern in _AFTER_LABEL.items() if fields["label"] == _PAPER else _ENTITY_FIELDS:
         match = pattern.search(line, head.end())
         if match:
             fields[name] = match.group(1)

@@ -115,7 +115,6 @@ def register(app: typer.Typer) -> None:
         from paperkg.graph.exports import graph_path
         from paperkg.graph.trends import add_papers, compute_trends
         from paperkg.graph.trends_file import read_occurrences
-        from paperkg.viz.trends_page import shown_keys
 
         check_trend_options(types, top, window, min_papers, since, until)
         if output is not None and output.suffix.lower() != ".html" and output.exists() and not output.is_dir():
@@ -125,7 +124,11 @@ def register(app: typer.Typer) -> None:
         trends = compute_trends(occurrences, since=since, until=until, window=window, min_papers=min_papers,
                                 with_papers=False)
         keys = {entity.key for chosen in reported(trends, types, top).values() for entity in chosen}
-        trends = add_papers(trends, occurrences, sorted(keys | (shown_keys(trends, types, top) if output else set())))
+        if output is not None:  # the page's module (and the view code it imports) only when a page is asked for
+            from paperkg.viz.trends_page import shown_keys
+
+            keys |= shown_keys(trends, types, top)
+        trends = add_papers(trends, occurrences, sorted(keys))
         if not trends.years:
             span = f" in {since or '...'}-{until or '...'}" if since or until else ""
             raise PaperkgError(f"{graph_file}: no paper has a year{span}; trends need the papers' years "
