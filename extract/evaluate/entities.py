@@ -142,11 +142,15 @@ def format_report(result: dict[str, Any]) -> str:
     rows = [(label, result["per_label"][label]) for label in result["labels"]]
     rows += [("exact micro", result["exact"]), ("labels ignored", result["unlabelled"]),
              ("overlap, same label", result["overlap"])]
-    width = max(len(name) for name, _ in rows)
     split = f" ({result['split']} split)" if result["split"] else ""
-    lines = [f"{result['format']}{split}, {result['mentions']} mentions: {result['documents']} documents, "
-             f"{result['words']:,} words, {result['words_per_second']:,.0f} words/s",
-             f"{'':<{width}}  {'P':>6} {'R':>6} {'F1':>6} {'gold':>6} {'pred':>6}"]
+    return score_table(f"{result['format']}{split}, {result['mentions']} mentions: {result['documents']} documents, "
+                       f"{result['words']:,} words, {result['words_per_second']:,.0f} words/s", rows)
+
+
+def score_table(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
+    """A heading line, then one P/R/F1 (gold, predicted) line per named score, names aligned."""
+    width = max(len(name) for name, _ in rows)
+    lines = [heading, f"{'':<{width}}  {'P':>6} {'R':>6} {'F1':>6} {'gold':>6} {'pred':>6}"]
     for name, s in rows:
         lines.append(f"{name:<{width}}  {s['p']:6.3f} {s['r']:6.3f} {s['f1']:6.3f} "
                      f"{s.get('gold', ''):>6} {s.get('predicted', ''):>6}")

@@ -21,7 +21,7 @@ from spacy.tokens import Doc, Span
 
 from paperkg.core.schema import SYMMETRIC_REL_TYPES, RelType
 
-from .entities import prf
+from .entities import prf, score_table
 from .relation_benchmarks import ANNOTATED, Arc, RelationRecord, read_relations
 
 RELATION_PIPES = ("paperkg_relations", "relation_model")  # the components that write doc._.paperkg_relations
@@ -111,11 +111,5 @@ def format_report(result: dict[str, Any]) -> str:
     """The scores as a plain-text table: per type, then exact micro and overlap micro."""
     rows = [(label, result["per_label"][label]) for label in result["labels"]]
     rows += [("exact micro", result["exact"]), ("overlap micro", result["overlap"])]
-    width = max(len(name) for name, _ in rows)
-    lines = [f"{result['format']}, {result['entities']} entities: {result['documents']} documents, "
-             f"{result['words']:,} words, {result['words_per_second']:,.0f} words/s",
-             f"{'':<{width}}  {'P':>6} {'R':>6} {'F1':>6} {'gold':>6} {'pred':>6}"]
-    for name, s in rows:
-        lines.append(f"{name:<{width}}  {s['p']:6.3f} {s['r']:6.3f} {s['f1']:6.3f} "
-                     f"{s.get('gold', ''):>6} {s.get('predicted', ''):>6}")
-    return "\n".join(lines)
+    return score_table(f"{result['format']}, {result['entities']} entities: {result['documents']} documents, "
+                       f"{result['words']:,} words, {result['words_per_second']:,.0f} words/s", rows)
