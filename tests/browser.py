@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 if TYPE_CHECKING:  # Playwright itself loads when a browser starts, not when the tests are collected
     from playwright.sync_api import BrowserContext, Page
 
@@ -70,3 +72,10 @@ def open_page(context: BrowserContext, path: Path, *, wait: bool = True, timeout
     if wait:
         page.wait_for_function(READY, timeout=timeout * 1000)
     return page, log
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[BrowserContext]:
+    """One headless Chromium per browser test module (conftest.py makes this fixture visible to all)."""
+    with chromium() as browser:
+        yield browser

@@ -16,6 +16,7 @@ from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+from browser import context  # noqa: E402, F401 - the browser tests' fixture
 from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
 from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: E402, F401 - the Neo4j tests' fixtures
 

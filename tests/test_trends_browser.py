@@ -5,13 +5,12 @@ Needs /usr/bin/chromium (scripts/install-chromium.sh); run alone with `pytest -m
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import networkx as nx
 import pytest
-from browser import PageLog, chromium, open_page
+from browser import PageLog, open_page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, hostile_graph
 
 import paperkg
@@ -42,12 +41,6 @@ def bursting_hostile_graph() -> nx.MultiDiGraph:
                 graph.add_edge(key, target, key="MENTIONS", type="MENTIONS", count=1, confidence=0.9,
                                evidence=[evidence])
     return graph
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,11 @@ Needs /usr/bin/chromium (scripts/install-chromium.sh); run alone with `pytest -m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser import PageLog, chromium, open_page
+from browser import PageLog, open_page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, synthetic_field
 
 from paperkg.viz.views import render_views
@@ -22,12 +21,6 @@ pytestmark = pytest.mark.browser
 
 SELECTED = "window.paperkgView.network.getSelectedNodes()"
 SHOWN_KINDS = "window.paperkgView.nodeView.get().map(n => n.kind)"
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,11 @@ focus views, link and paper panels, and corpus text that stays text in all of th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser import PageLog, chromium, open_page
+from browser import PageLog, open_page
 from view_fixtures import HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph, synthetic_field
 
 from paperkg.viz.views import render_focus, render_views
@@ -20,12 +19,6 @@ pytestmark = pytest.mark.browser
 
 LABELS = "window.paperkgView.labels()"
 VISIBLE = "window.paperkgView.nodeView.length"
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
