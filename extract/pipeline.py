@@ -16,16 +16,13 @@ from spacy.util import load_config
 # register them through the spacy_factories / spacy_tokenizers entry points).
 from . import (acronyms, candidates, entities, lexicon, relation_model, relations, sentences, span_ner,  # noqa: F401
                terms, tokenizer)
+from .limits import DEFAULT_MODEL, MAX_TEXT_CHARS
 from .resources import DATA_DIR
 
 PACKAGE_DIR = Path(__file__).parent
 PIPELINE_CONFIG = PACKAGE_DIR / "pipeline.cfg"
-DEFAULT_MODEL = PACKAGE_DIR / "model"
 MODEL_COMPONENTS = ("tok2vec", "ner", "types_ner", "relation_model")
 TERM_LAYER = ("ner", "paperkg_terms")  # SciERC's six labels in doc.ents: shipped, disabled by default
-# The longest text the pipeline takes (spaCy's own default, set here explicitly): every component
-# is linear in the text up to it; a longer abstract is skipped with a warning before extraction.
-MAX_TEXT_CHARS = 1_000_000
 
 
 def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> Language:

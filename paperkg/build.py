@@ -8,11 +8,10 @@ outputs as they were, or the new ones complete.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +171,7 @@ class _NothingRead(Exception):
 def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warnings: WarningCollector,
              counts: ReadCounts) -> Iterator[tuple[str, str]]:
     """(paper id, extraction line) for each new record of the files, in input order."""
-    from paperkg.extract.pipeline import MAX_TEXT_CHARS
+    from paperkg.extract.limits import MAX_TEXT_CHARS
     from paperkg.parallel import extract_lines
 
     records = new_records(files, strict=settings.strict, warnings=warnings, known=known,
@@ -208,7 +207,7 @@ def extraction_mode(settings: ExtractSettings) -> str:
     """What extracts this run's lines, for the manifest: "rules" (--no-model) or the model's name and version."""
     if not settings.use_model:
         return "rules"
-    from paperkg.extract.pipeline import DEFAULT_MODEL
+    from paperkg.extract.limits import DEFAULT_MODEL
 
     folder = settings.model or DEFAULT_MODEL
     try:
@@ -304,7 +303,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
     from paperkg.viz.views import start_views
 
     began = time.perf_counter()
-    with _layout_pool(options.extract.jobs) as layouts:
+    with _layout_pool(options.extract.jobs, graph) as layouts:
         views = start_views(graph, folder, size_by=options.size_by, colour_by=options.colour_by,
                             title=title, layouts=layouts)
         planned = time.perf_counter() - began
@@ -317,13 +316,12 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
     steps["views"] = planned + time.perf_counter() - began
 
 
-def _layout_pool(jobs: int | None) -> AbstractContextManager[Executor | None]:
-    """One spawned worker process for the map's layout when --jobs asks for two or more, else none."""
-    if (jobs or 1) < 2:
-        return nullcontext()
-    from paperkg.parallel import die_with_parent
+def _layout_pool(jobs: int | None, graph: nx.MultiDiGraph) -> AbstractContextManager[Executor | None]:
+    """One worker process for the map's layout when --jobs asks for two or more (without --jobs: when
+    the machine has cores to spare and the graph is big enough), else none."""
+    from paperkg.parallel import layout_worker_pays, one_worker_pool
 
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
+    return one_worker_pool() if layout_worker_pays(jobs, graph.number_of_nodes()) else nullcontext()
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:

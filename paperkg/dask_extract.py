@@ -36,7 +36,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
     from paperkg.build import with_progress
-    from paperkg.extract.pipeline import MAX_TEXT_CHARS
+    from paperkg.extract.limits import MAX_TEXT_CHARS
 
     check_inputs(inputs)
     check_output_folder(output)

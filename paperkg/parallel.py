@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -26,11 +27,18 @@ from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
 IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
+# Batches read (and normalised) while the fork server loads the pipeline, before the first submit
+# waits for it: 64 batches of 32 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
+READ_AHEAD_BATCHES = 64
 # Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
 # loaded, so a pool costs only the fork server's start (~1 s of CPU: Python and spaCy's imports);
 # a batch of 32 abstracts takes ~0.6 s of CPU to extract, and two workers save half of that per
 # batch, so the pool pays from about 4 batches (bench/bench_scale.py, README "Performance").
 AUTO_POOL_BATCHES = 4
+# Without --jobs, the map's layout runs in a worker from this many graph nodes (papers and entities):
+# its CPU time grows with the square of the map's entities, from 0.08 s for the example's 346 nodes
+# to 1.3 s at the map's 2,000-entity cap (1,000 abstracts, 5,557 nodes); a fork costs ~0.05 s.
+LAYOUT_WORKER_NODES = 2_000
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
@@ -70,7 +78,8 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only)) as pool:
-            for batch in batches:
+            batches = iter(batches)
+            for batch in chain(list(islice(batches, READ_AHEAD_BATCHES)), batches):
                 pending.append(([record.id for record in batch],
                                 pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
                 if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
@@ -80,6 +89,21 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
     except BrokenProcessPool:
         raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
                            ExitCode.FAILED) from None
+
+
+def layout_worker_pays(jobs: int | None, graph_nodes: int) -> bool:
+    """Whether the map's layout runs in a worker process while this one writes the other files: with
+    --jobs 2 or more; without --jobs when there is a core to spare and the map big enough to pay."""
+    if jobs is not None:
+        return jobs >= 2
+    return available_cores() > 1 and graph_nodes >= LAYOUT_WORKER_NODES
+
+
+def one_worker_pool() -> ProcessPoolExecutor:
+    """A pool of one worker process dying with this one: forked when this process runs no other
+    thread (it starts at once, sharing this process's pages, imports included), else spawned."""
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent)
 
 
 def worker_start_method() -> str:
