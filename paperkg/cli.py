@@ -129,7 +129,7 @@ BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
-    min=1, help="Worker processes for extraction (default: the machine's cores once the input has 8 batches or more); "
+    min=1, help="Worker processes for extraction (default: the machine's cores once the input has 4 batches or more); "
                 "output is the same for any N.",
     show_default=False)]
 

@@ -26,14 +26,18 @@ from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
-IN_FLIGHT_PER_JOB = 2  # batches queued per worker: enough to keep it busy, few enough to bound memory
+# Batches queued per worker. Lines come back in input order, so a worker that finished its batches
+# idles while the next one due (a batch of long abstracts) is still running elsewhere: 8 keeps the
+# workers busy through such batches, and 16 batches in flight hold ~3 MB of records and lines.
+IN_FLIGHT_PER_JOB = 8
 # Batches read (and normalised) while the fork server loads the pipeline, before the first submit
 # waits for it: 64 batches of 32 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
 READ_AHEAD_BATCHES = 64
 # Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
-# loaded, so a pool costs only the fork server's start (~1 s of CPU: Python and spaCy's imports);
-# a batch of 32 abstracts takes ~0.6 s of CPU to extract, and two workers save half of that per
-# batch, so the pool pays from about 4 batches (bench/bench_scale.py, README "Performance").
+# loaded, and the fork server loads it while this process reads ahead (this process then imports no
+# spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB for
+# its duration. A batch of 32 abstracts takes ~0.4 s of CPU, and two workers save half of that per
+# batch: from 4 batches the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
 AUTO_POOL_BATCHES = 4
 # Without --jobs, the map's layout runs in a worker from this many graph nodes (papers and entities):
 # its CPU time grows with the square of the map's entities, from 0.08 s for the example's 346 nodes

@@ -47,13 +47,14 @@ class PendingViews:
     colour_by: str
 
     def finish(self) -> list[Path]:
-        """Write graph.html and papers.html once their layouts are there; returns their paths."""
+        """Write papers.html, then graph.html once the map's layout is there (it may still run in a
+        worker while papers.html is written); returns their paths."""
         written = [Path(self.out_dir) / MAP_FILE, Path(self.out_dir) / PAPERS_FILE]
+        render_page(papers_page(self.index, self.selection, title=f"{self.title} · papers", colour_by=self.colour_by,
+                                plan=self.papers_plan, positions=self.papers_layout.result()), written[1])
         render_page(entity_map_page(self.index, self.selection, title=self.title, size_by=self.size_by,
                                     colour_by=self.colour_by, plan=self.map_plan,
                                     positions=self.map_layout.result()), written[0])
-        render_page(papers_page(self.index, self.selection, title=f"{self.title} · papers", colour_by=self.colour_by,
-                                plan=self.papers_plan, positions=self.papers_layout.result()), written[1])
         return written
 
 
