@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
+from spacy.tokens.underscore import Underscore
 
 from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLabel, PaperRecord, Role,
                                  UndefinedAcronym)
@@ -18,14 +19,7 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
     sent_of = [0] * len(doc)
     for index, sent in enumerate(sents):
         sent_of[sent.start:sent.end] = [index] * len(sent)
-    entities = [
-        Mention(text=span.text, name=span._.paperkg_canonical, label=_node_label(span.label_),
-                start=span.start_char, end=span.end_char, sentence=sent_of[span.start],
-                source=span._.paperkg_source, confidence=span._.paperkg_confidence,
-                role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym,
-                node=span._.paperkg_node, termhood=span._.paperkg_termhood)
-        for span in doc.spans.get("entities", [])
-    ]
+    entities = [_mention(span, span._, sent_of) for span in doc.spans.get("entities", [])]
     acronyms = []
     for record in acronym_records(doc):
         if record.kind == "definition":
@@ -39,6 +33,15 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
                  for short in doc._.paperkg_undefined_acronyms or []]
     return Extraction(paper=paper, sentences=[sent.text for sent in sents], entities=entities,
                       acronyms=acronyms, undefined_acronyms=undefined, relations=list(doc._.paperkg_relations or []))
+
+
+def _mention(span: Span, ext: Underscore, sent_of: list[int]) -> Mention:
+    """A span of doc.spans["entities"] as a Mention; `ext` is span._ (each span._ makes a new object)."""
+    return Mention(text=span.text, name=ext.paperkg_canonical, label=_node_label(span.label_),
+                   start=span.start_char, end=span.end_char, sentence=sent_of[span.start],
+                   source=ext.paperkg_source, confidence=ext.paperkg_confidence,
+                   role=Role(ext.paperkg_role), proposed=ext.paperkg_proposed, acronym=ext.paperkg_acronym,
+                   node=ext.paperkg_node, termhood=ext.paperkg_termhood)
 
 
 _NODE_LABELS = {label.value: label for label in NodeLabel}
