@@ -51,3 +51,38 @@ def test_a_build_through_the_pool_gives_the_lines_of_one_process():
     pooled = list(parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2))
     serial = list(parallel.extract_lines(records, jobs=1, model=None, rules_only=True, batch_size=2))
     assert pooled == serial and [paper for paper, _ in pooled] == [record.id for record in records]
+
+
+# A build whose workers extract: spaCy's import (about 1 s of CPU) is the fork server's alone.
+NO_SPACY_PROBE = """
+import sys
+from pathlib import Path
+from rich.console import Console
+from paperkg.build import BuildOptions, ExtractSettings, run_build
+
+if __name__ == "__main__":
+    folder = Path(sys.argv[1])
+    for i in range(6):
+        (folder / f"p{i}.txt").write_text(f"Paper {i}\\n\\nWe propose BERT-{i} for question answering on SQuAD.")
+    summary = run_build(BuildOptions(inputs=[folder], output=folder / "out",
+                                     extract=ExtractSettings(use_model=False, batch_size=2, jobs=2)), Console())
+    print(summary.papers_new, "spacy" in sys.modules)
+"""
+
+
+def test_a_build_with_workers_never_imports_spacy_in_its_own_process(tmp_path):
+    script = tmp_path / "probe.py"
+    script.write_text(NO_SPACY_PROBE, encoding="utf8")
+    (tmp_path / "in").mkdir()
+    result = subprocess.run([sys.executable, str(script), str(tmp_path / "in")], capture_output=True, text=True,
+                            timeout=600, check=True)
+    assert result.stdout.strip().split("\n")[-1] == "6 False"
+
+
+def test_the_layout_worker_runs_as_jobs_asks_and_without_jobs_only_for_a_big_graph(monkeypatch):
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+    assert not parallel.layout_worker_pays(1, 10**6) and parallel.layout_worker_pays(2, 10)
+    assert not parallel.layout_worker_pays(None, parallel.LAYOUT_WORKER_NODES - 1)
+    assert parallel.layout_worker_pays(None, parallel.LAYOUT_WORKER_NODES)
+    monkeypatch.setattr(parallel, "available_cores", lambda: 1)
+    assert not parallel.layout_worker_pays(None, 10**6)
