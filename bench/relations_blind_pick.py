@@ -4,7 +4,7 @@
 
 Three fields of `../shared/corpus/abstracts/abstracts.jsonl.gz`, 80-190 words each: ACL Anthology papers
 under CC BY 4.0 from 2016 on, arXiv papers listed first in cs.CV, arXiv papers listed first in cs.AI or cs.GR.
-Left out so the round stays blind: every id of an earlier round's sample.jsonl, every id written anywhere
+Left out so the round stays blind: every id of another round's sample.jsonl, every id written anywhere
 under tests/, and every abstract sharing text with the training or tuning data in `../shared/benchmarks/`
 (8-word shingles). Candidates are sorted by id and drawn with `random.Random(seed)`; writes sample.jsonl.
 """
