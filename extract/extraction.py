@@ -9,11 +9,13 @@ from spacy.tokens import Doc
 from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLabel, PaperRecord, Role,
                                  UndefinedAcronym)
 
+from .entities import SPANS_KEY, entities_key
 from .extensions import acronym_records
 
 
-def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
-    """The paper's entities, acronyms and relations; every item names its sentence, span, source, confidence."""
+def doc_to_extraction(doc: Doc, paper: PaperRecord, key: str = SPANS_KEY) -> Extraction:
+    """The paper's entities (the span group `key`), acronyms and relations; every item names its
+    sentence, span, source, confidence."""
     sents = list(doc.sents)
     sent_of = [0] * len(doc)
     for index, sent in enumerate(sents):
@@ -24,7 +26,7 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
                 source=span._.paperkg_source, confidence=span._.paperkg_confidence,
                 role=Role(span._.paperkg_role), proposed=span._.paperkg_proposed, acronym=span._.paperkg_acronym,
                 node=span._.paperkg_node, termhood=span._.paperkg_termhood)
-        for span in doc.spans.get("entities", [])
+        for span in doc.spans.get(key, [])
     ]
     acronyms = []
     for record in acronym_records(doc):
@@ -52,5 +54,6 @@ def _node_label(span_label: str) -> NodeLabel | None:
 def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = 32) -> Iterator[Extraction]:
     """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper."""
     pairs = ((paper.abstract, paper) for paper in papers)
+    key = entities_key(nlp)
     for doc, paper in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        yield doc_to_extraction(doc, paper)
+        yield doc_to_extraction(doc, paper, key)
