@@ -161,7 +161,7 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
-    from paperkg.build import BuildOptions, ExtractSettings, run_build
+    from paperkg.runs.build import BuildOptions, ExtractSettings, run_build
 
     if not output.exists() and not names_folder(output):  # an existing file: the output folder check says so
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
@@ -217,13 +217,13 @@ def extract(
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.build import ExtractSettings, run_extract
+    from paperkg.runs.build import ExtractSettings, run_extract
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
     if dask:
-        from paperkg.dask_extract import run_dask_extract
+        from paperkg.runs.dask_extract import run_dask_extract
 
         target = output or Path("out/shards")
         if not target.exists() and not names_folder(target):

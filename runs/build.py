@@ -26,8 +26,8 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import OutputTransaction, check_output_folder, checked_output
 from paperkg.core.schema import Extraction
-from paperkg.extraction_store import ExtractionStore
-from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
+from paperkg.runs.extraction_store import ExtractionStore
+from paperkg.runs.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
 from paperkg.ingest.readers import WarningCollector, display_name
 from paperkg.viz.options import MAP_FILE, PAPERS_FILE
 
@@ -173,7 +173,7 @@ def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warn
              counts: ReadCounts) -> Iterator[tuple[str, str]]:
     """(paper id, extraction line) for each new record of the files, in input order."""
     from paperkg.extract.pipeline import MAX_TEXT_CHARS
-    from paperkg.parallel import extract_lines
+    from paperkg.runs.parallel import extract_lines
 
     records = new_records(files, strict=settings.strict, warnings=warnings, known=known,
                           max_chars=MAX_TEXT_CHARS, counts=counts)
@@ -321,7 +321,7 @@ def _layout_pool(jobs: int | None) -> AbstractContextManager[Executor | None]:
     """One spawned worker process for the map's layout when --jobs asks for two or more, else none."""
     if (jobs or 1) < 2:
         return nullcontext()
-    from paperkg.parallel import die_with_parent
+    from paperkg.runs.parallel import die_with_parent
 
     return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
 

@@ -22,8 +22,8 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.ingest.readers import WarningCollector
-from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.parallel import available_cores, batched, extraction_lines, worker_start_method
+from paperkg.runs.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
+from paperkg.runs.parallel import available_cores, batched, extraction_lines, worker_start_method
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -35,7 +35,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
                      console: Console) -> tuple[int, list]:
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
-    from paperkg.build import with_progress
+    from paperkg.runs.build import with_progress
     from paperkg.extract.pipeline import MAX_TEXT_CHARS
 
     check_inputs(inputs)

@@ -1,5 +1,5 @@
 """Imported by the extraction workers' fork server (its preload list): loads the pipeline the build
-named in paperkg.parallel.PIPELINE_VARIABLE once, so every worker forked from the server starts with it loaded and
+named in paperkg.runs.parallel.PIPELINE_VARIABLE once, so every worker forked from the server starts with it loaded and
 shares its memory pages with the server (copy-on-write) instead of loading its own copy.
 
 A pipeline that fails to load here is left to the worker, which loads it again and reports the
@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from paperkg.parallel import PIPELINE_VARIABLE
+from paperkg.runs.parallel import PIPELINE_VARIABLE
 
 
 def preload_pipeline(setting: str | None) -> None:
