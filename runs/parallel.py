@@ -55,10 +55,11 @@ def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Pa
 
 def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
             batch_size: int) -> Iterator[tuple[str, str]]:
-    from paperkg.api import extract_records, load_pipeline
+    from paperkg.extract.extraction import extract
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
-    nlp = load_pipeline(model, rules_only)
-    for extraction in extract_records(records, nlp, batch_size):
+    nlp = cached_pipeline(model, rules_only)
+    for extraction in extract(nlp, records, batch_size=batch_size):
         yield extraction.paper.id, extraction.to_json()
 
 
@@ -144,20 +145,22 @@ def die_with_parent() -> None:
 
 
 def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
-    """Worker initializer: die with the parent, load the pipeline once per process (api.load_pipeline caches it)."""
-    from paperkg.api import load_pipeline
+    """Worker initializer: die with the parent, load the pipeline once per process (extract/pipeline_cache.py
+    caches it)."""
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
     die_with_parent()
-    load_pipeline(model, rules_only)
+    cached_pipeline(model, rules_only)
 
 
 def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only: bool, batch_size: int) -> list[str]:
     """In a worker process (pool or Dask): the extraction lines of the records, with the pipeline
     loaded once per process."""
-    from paperkg.api import extract_records, load_pipeline
+    from paperkg.extract.extraction import extract
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
-    return [extraction.to_json() for extraction in extract_records(records, load_pipeline(model, rules_only),
-                                                                     batch_size)]
+    nlp = cached_pipeline(model, rules_only)
+    return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:

@@ -16,15 +16,15 @@ from paperkg.runs.parallel import PIPELINE_VARIABLE
 
 
 def preload_pipeline(setting: str | None) -> None:
-    """Load the pipeline `setting` names into paperkg.api's cache, then freeze the heap so the
+    """Load the pipeline `setting` names into extract/pipeline_cache.py's cache, then freeze the heap so the
     workers' garbage collections do not write to (and so copy) the pages the pipeline lies in."""
     if not setting:
         return
-    from paperkg.api import load_pipeline
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
     try:
         model, rules_only = json.loads(setting)
-        load_pipeline(Path(model) if model else None, bool(rules_only))
+        cached_pipeline(Path(model) if model else None, bool(rules_only))
     except Exception:  # noqa: BLE001 - the worker loads it again and reports what went wrong
         return
     gc.collect()

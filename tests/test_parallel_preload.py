@@ -1,4 +1,4 @@
-"""--jobs workers fork from a fork server that loaded the pipeline: they start with it in paperkg.api's
+"""--jobs workers fork from a fork server that loaded the pipeline: they start with it in extract/pipeline_cache.py's
 cache (no load of their own), and the server is gone when extraction ends."""
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from multiprocessing import forkserver
 from paperkg.runs import parallel
 
 def cached_pipelines():
-    from paperkg import api
-    return api._pipeline.cache_info().currsize
+    from paperkg.extract import pipeline_cache
+    return pipeline_cache._pipeline.cache_info().currsize
 
 if __name__ == "__main__":
     context = parallel._worker_context()
