@@ -17,9 +17,11 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
-from paperkg.cli_output import count_table, err, names_folder, print_warnings
+from paperkg.cli_output import count_table, err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.output_folder import names_folder
 from paperkg.settings import load_settings
+from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
 EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 2 bad usage, missing input or "
               "setting · 3 finished, but some input records were skipped · 4 Neo4j unreachable or refused · "
@@ -86,22 +88,6 @@ GraphArgument = Annotated[Path, typer.Argument(
     help="A saved graph: graph.json, graph.graphml, or the build's output folder.", show_default=False)]
 
 
-class SizeBy(str, Enum):
-    """Entity size in graph.html."""
-
-    PAPERS = "papers"
-    DEGREE = "degree"
-    PAGERANK = "pagerank"
-
-
-class ColourBy(str, Enum):
-    """Node colour in the views: by type, Louvain community, or mean publication year."""
-
-    TYPE = "type"
-    COMMUNITY = "community"
-    YEAR = "year"
-
-
 def _show_version(value: bool) -> None:
     if value:
         print(f"paperkg {__version__}")
@@ -161,7 +147,8 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
-    from paperkg.runs.build import BuildOptions, ExtractSettings, run_build
+    from paperkg.runs.build import BuildOptions, run_build
+    from paperkg.runs.run import ExtractSettings
 
     if not output.exists() and not names_folder(output):  # an existing file: the output folder check says so
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
@@ -172,8 +159,8 @@ def build(
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
-                           extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
-                           colour_by=colour_by.value)
+                           extract=extract_settings, thesaurus=thesaurus,
+                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
     summary = run_build(options, err)
     out = Console()
     print_warnings(summary.warnings)
@@ -192,8 +179,8 @@ def build(
                   soft_wrap=True)
         out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
         out.print(f"wrote build {summary.build_id}: " + escape(", ".join(str(p) for p in summary.written)))
-        if target is not None:
-            cli_neo4j.push(output / "graph.json", target)
+        if target is not None and summary.graph is not None:  # the graph just written, not read back from disk
+            cli_neo4j.push_to_neo4j(summary.graph, target, source=str(output / "graph.json"))
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
@@ -217,7 +204,8 @@ def extract(
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.runs.build import ExtractSettings, run_extract
+    from paperkg.runs.build import run_extract
+    from paperkg.runs.run import ExtractSettings
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
@@ -262,7 +250,7 @@ def export(
 ) -> None:
     """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
     as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
-    from paperkg.cli_export import export_target, write_export
+    from paperkg.runs.export import export_target, write_export
 
     chosen, target = export_target(graph_file, format and format.value, output, entity_map)
     for path in write_export(graph_file, chosen, target, entity_map):

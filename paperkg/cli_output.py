@@ -1,9 +1,7 @@
-"""What the CLI commands print (one console for messages on stderr, tables, warnings) and the one
-rule every command reads -o by."""
+"""What the CLI commands print: one console for messages on stderr, tables, warnings."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,11 +9,6 @@ from rich.table import Table
 
 err = Console(stderr=True, soft_wrap=True)  # a message stays one line, whatever the width
 MAX_WARNINGS_SHOWN = 20
-
-
-def names_folder(path: Path) -> bool:
-    """-o names a folder when it is one, ends with a separator or has no file extension; else a file."""
-    return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
 
 
 def count_table(title: str, counts: dict[str, int]) -> Table:

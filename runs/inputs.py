@@ -1,18 +1,14 @@
-"""What a run reads: the input files (never its own output), the records it extracts (new ones, within
-the pipeline's size limit) and the input set its manifest records."""
+"""What a run reads: the input files (never its own output), and the input set its manifest records."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import digest
-from paperkg.core.schema import PaperRecord
-from paperkg.ingest.readers import InputWarning, WarningCollector, input_files, read_records
+from paperkg.ingest.readers import Report, input_files
 
-Report = Callable[[str, str], None]
 
 
 def check_inputs(inputs: list[Path]) -> None:
@@ -20,15 +16,6 @@ def check_inputs(inputs: list[Path]) -> None:
     for path in inputs:
         if not path.exists() and not any(c in str(path) for c in "*?["):
             raise PaperkgError(f"{path}: no such file or directory.")
-
-
-def reporter(strict: bool, warnings: WarningCollector) -> Report:
-    """A (source, message) handler: a warning kept for the summary, or with --strict an error."""
-    def report(source: str, message: str) -> None:
-        if strict:
-            raise PaperkgError(f"{source}: {message}", ExitCode.USAGE)
-        warnings(InputWarning(source, message))
-    return report
 
 
 def files_outside(inputs: Iterable[Path], output: Path, report: Report) -> list[Path]:
@@ -45,30 +32,6 @@ def files_outside(inputs: Iterable[Path], output: Path, report: Report) -> list[
                 continue
             files.append(path)
     return files
-
-
-@dataclass
-class ReadCounts:
-    """How many records were read, and how many of them were already built."""
-
-    read: int = 0
-    known: int = 0
-
-
-def new_records(files: list[Path], *, strict: bool, warnings: WarningCollector, known: set[str],
-                max_chars: int, counts: ReadCounts) -> Iterator[PaperRecord]:
-    """The records of the files that are not in `known`; an abstract longer than `max_chars` is
-    skipped with a warning (spaCy's nlp.max_length; the pipeline is linear up to it)."""
-    report = reporter(strict, warnings)
-    for record in read_records(files, strict=strict, on_warning=warnings):
-        counts.read += 1
-        if record.id in known:
-            counts.known += 1
-        elif len(record.abstract) > max_chars:
-            report(record.source or record.id, f"abstract of {len(record.abstract):,} characters is over the "
-                                               f"limit of {max_chars:,} (nlp.max_length); skipped")
-        else:
-            yield record
 
 
 def input_set(files: Iterable[Path], earlier: Iterable[dict[str, Any]] = ()) -> list[dict[str, Any]]:

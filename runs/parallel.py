@@ -93,8 +93,8 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.runs.forkserver_guard", "paperkg.extract.pipeline", "paperkg.runs.parallel",
-                                        "paperkg.runs.preloaded_pipeline"])
+        context.set_forkserver_preload(["paperkg.runs.forkserver_guard", "paperkg.extract.pipeline",
+                                        "paperkg.runs.parallel", "paperkg.runs.preloaded_pipeline"])
     return context
 
 

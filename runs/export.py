@@ -1,15 +1,14 @@
 """`paperkg export`: which format and file an export writes, and writing it.
 
--o follows the rule of every command (cli_output.names_folder). The format comes from --format or
+-o follows the rule of every command (core/output_folder.py names_folder). The format comes from --format or
 else from the file's extension; when both are given they must agree.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from paperkg.cli_output import names_folder
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder
+from paperkg.core.output_folder import check_output_folder, names_folder
 
 EXTENSIONS = {"graphml": ".graphml", "gexf": ".gexf", "json": ".json"}  # csv, vosviewer: a folder of two files
 FOLDER_FORMATS = {"csv": "a CSV export is two files (nodes.csv and edges.csv)",
