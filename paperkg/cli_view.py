@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from paperkg.cli_output import err
+from paperkg.cli_output import SavedGraphArgument, TypesOption, err
 from paperkg.core.errors import ExitCode
 from paperkg.viz.options import FOCUS_MAX_NODES, FOLD_ABOVE, HUB_DEGREE, ColourBy, SizeBy, ViewOptions
 
@@ -21,8 +21,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("view", epilog=EXAMPLES)
     def view_command(
-        graph_file: Annotated[Path, typer.Argument(
-            help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
+        graph_file: SavedGraphArgument,
         output: Annotated[Optional[Path], typer.Option(
             "--output", "-o", help="With --focus: the HTML file (default focus.html beside the graph). "
                                    "Without: the folder for graph.html and papers.html (default: the graph's).")
@@ -33,9 +32,7 @@ def register(app: typer.Typer) -> None:
         hub_degree: Annotated[int, typer.Option(
             help="With --focus: entities with more neighbours than this are drawn but not gone through "
                  "(0: no limit).")] = HUB_DEGREE,
-        types: Annotated[list[str], typer.Option(
-            "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")
-        ] = [],  # noqa: B006 - typer reads the default
+        types: TypesOption = [],  # noqa: B006 - typer reads the default
         min_papers: Annotated[int, typer.Option(help="Only entities in at least this many papers.")] = 1,
         max_nodes: Annotated[Optional[int], typer.Option(
             help=f"Keep the N entities with the highest PageRank (default: the {FOLD_ABOVE:,} in the most papers); "

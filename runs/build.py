@@ -20,9 +20,9 @@ from typing import IO, TYPE_CHECKING, Any
 from rich.console import Console
 
 from paperkg.core.atomic import atomic_write
-from paperkg.core.errors import PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
-from paperkg.core.output_folder import checked_output
+from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
 from paperkg.runs.extraction_store import ExtractionStore
@@ -75,6 +75,27 @@ class _Staged:
     files: list[Path]
     earlier_inputs: list[dict[str, Any]]
     stale: set[str] = field(default_factory=set)
+
+
+def check_build_folder(output: Path) -> None:
+    """-o of a build names a folder (an existing file: the output folder check says so)."""
+    if not output.exists() and not names_folder(output):
+        raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
+                           f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
+                           ExitCode.USAGE)
+
+
+def extraction_target(output: Path | None, dask: bool) -> Path:
+    """What `paperkg extract` writes: a JSONL file (in a folder -o names: extractions.jsonl), or with
+    --dask a folder of shards."""
+    if not dask:
+        target = output or Path("out/extractions.jsonl")
+        return target / EXTRACTIONS if names_folder(target) else target
+    target = output or Path("out/shards")
+    if not target.exists() and not names_folder(target):
+        raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
+                           f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
+    return target
 
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
