@@ -19,7 +19,7 @@ from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, 
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
-from paperkg.runs.export import ExportFormat
+from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
 EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 2 bad usage, missing input or "
@@ -136,9 +136,9 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
-    from paperkg.runs.build import BuildOptions, check_build_folder, run_build
-    from paperkg.runs.report import print_build
-    from paperkg.runs.run import ExtractSettings
+    from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
+    from paperkg.orchestrate.report import print_build
+    from paperkg.orchestrate.run import ExtractSettings
 
     check_build_folder(output)
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
@@ -154,7 +154,7 @@ def build(
     if not summary.written and not summary.papers_skipped:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
     if target is not None and summary.graph is not None:  # the graph just written, not read back from disk
-        from paperkg.runs.neo4j import push_to_neo4j
+        from paperkg.orchestrate.neo4j import push_to_neo4j
 
         push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"))
     if summary.warnings:
@@ -180,16 +180,16 @@ def extract(
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.runs.build import extraction_target, run_extract
-    from paperkg.runs.report import print_extraction
-    from paperkg.runs.run import ExtractSettings
+    from paperkg.orchestrate.build import extraction_target, run_extract
+    from paperkg.orchestrate.report import print_extraction
+    from paperkg.orchestrate.run import ExtractSettings
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
     target = extraction_target(output, dask is not None)
     if dask:
-        from paperkg.runs.dask_extract import run_dask_extract
+        from paperkg.orchestrate.dask_extract import run_dask_extract
 
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
@@ -218,7 +218,7 @@ def export(
 ) -> None:
     """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
     as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
-    from paperkg.runs.export import export_target, write_export
+    from paperkg.orchestrate.export import export_target, write_export
 
     chosen, target = export_target(graph_file, format and format.value, output, entity_map)
     for path in write_export(graph_file, chosen, target, entity_map):
@@ -236,7 +236,7 @@ def stats(
 
     from paperkg.graph.exports import read_graph
     from paperkg.graph.summary import graph_summary
-    from paperkg.runs.report import stats_tables
+    from paperkg.orchestrate.report import stats_tables
 
     result = graph_summary(read_graph(graph_file), top)
     if as_json:

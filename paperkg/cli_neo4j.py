@@ -35,7 +35,7 @@ DatabaseOption = Annotated[Optional[str], typer.Option(
 def make_target(settings: Settings) -> Neo4jTarget:
     """The connection from the settings, its URI checked; asks for a missing password on a terminal."""
     from paperkg.cypher.writer import Neo4jTarget
-    from paperkg.runs.neo4j import check_uri
+    from paperkg.orchestrate.neo4j import check_uri
 
     check_uri(settings.neo4j_uri)
     settings.check_password_destination()
@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
         from paperkg.graph.exports import graph_path
 
-        from paperkg.runs.neo4j import push
+        from paperkg.orchestrate.neo4j import push
 
         push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), err, batch_size, replace)
 
@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
         database: DatabaseOption = None,
     ) -> None:
         """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
-        from paperkg.runs.neo4j import print_query_list, query
+        from paperkg.orchestrate.neo4j import print_query_list, query
 
         if list_all or name is None:
             print_query_list()

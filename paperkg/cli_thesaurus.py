@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the merges the build made and candidate merges it did not, in the --thesaurus format
         (VOSviewer's 'label<TAB>replace by'), to review, edit and rebuild with."""
-        from paperkg.runs.export import write_thesaurus
+        from paperkg.orchestrate.export import write_thesaurus
 
         made = write_thesaurus(graph_file, output)
         err.print(f"wrote {escape(str(output))}: {made} active merge rows, candidates commented")

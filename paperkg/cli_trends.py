@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
         from paperkg.graph.exports import graph_path
-        from paperkg.runs.trends import check_trend_options, graph_trends, report, summary, tables
+        from paperkg.orchestrate.trends import check_trend_options, graph_trends, report, summary, tables
 
         check_trend_options(types, top, window, min_papers, since, until, output)
         graph_file = graph_path(graph_file)

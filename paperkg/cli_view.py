@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
     ) -> None:
         """Re-render graph.html and papers.html from a saved graph, or draw a focus view around one entity."""
-        from paperkg.runs.view import nothing_drawn, view_graph
+        from paperkg.orchestrate.view import nothing_drawn, view_graph
 
         options = ViewOptions(size_by=size_by.value, colour_by=colour_by.value, types=tuple(types),
                               min_papers=min_papers, max_nodes=max_nodes, title=title, depth=depth,

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from paperkg.runs import parallel
+from paperkg.orchestrate import parallel
 
 pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
                                 reason="no fork server on this platform")
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_star
 PROBE = """
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import forkserver
-from paperkg.runs import parallel
+from paperkg.orchestrate import parallel
 
 def cached_pipelines():
     from paperkg.extract import pipeline_cache

@@ -15,7 +15,7 @@ from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import PaperRecord
 from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
-from paperkg.runs.inputs import check_inputs, files_outside
+from paperkg.orchestrate.inputs import check_inputs, files_outside
 
 T = TypeVar("T")
 
@@ -81,7 +81,7 @@ class Run:
 
     def extracted(self, files: list[Path], known: set[str] | frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
         """(paper id, extraction line) for each new record of the files, in input order, with progress."""
-        from paperkg.runs.parallel import extract_lines
+        from paperkg.orchestrate.parallel import extract_lines
 
         settings = self.settings
         lines = extract_lines(self.records(files, known), jobs=settings.jobs, model=settings.model,

@@ -21,9 +21,9 @@ from rich.console import Console
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.ingest.readers import InputWarning
-from paperkg.runs.inputs import input_set
-from paperkg.runs.parallel import available_cores, batched, extraction_lines, worker_start_method
-from paperkg.runs.run import ExtractSettings, Run
+from paperkg.orchestrate.inputs import input_set
+from paperkg.orchestrate.parallel import available_cores, batched, extraction_lines, worker_start_method
+from paperkg.orchestrate.run import ExtractSettings, Run
 
 if TYPE_CHECKING:
     from distributed import Client, Future

@@ -1,6 +1,7 @@
 """Imported by the extraction workers' fork server (its preload list): loads the pipeline the build
-named in paperkg.runs.parallel.PIPELINE_VARIABLE once, so every worker forked from the server starts with it loaded and
-shares its memory pages with the server (copy-on-write) instead of loading its own copy.
+named in paperkg.orchestrate.parallel.PIPELINE_VARIABLE once, so every worker forked from the server
+starts with it loaded and shares its memory pages with the server (copy-on-write) instead of loading
+its own copy.
 
 A pipeline that fails to load here is left to the worker, which loads it again and reports the
 error as the build does without workers.
@@ -12,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from paperkg.runs.parallel import PIPELINE_VARIABLE
+from paperkg.orchestrate.parallel import PIPELINE_VARIABLE
 
 
 def preload_pipeline(setting: str | None) -> None:

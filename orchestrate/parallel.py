@@ -93,15 +93,15 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.runs.forkserver_guard", "paperkg.extract.pipeline",
-                                        "paperkg.runs.parallel", "paperkg.runs.preloaded_pipeline"])
+        context.set_forkserver_preload(["paperkg.orchestrate.forkserver_guard", "paperkg.extract.pipeline",
+                                        "paperkg.orchestrate.parallel", "paperkg.orchestrate.preloaded_pipeline"])
     return context
 
 
 @contextmanager
 def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None,
                      rules_only: bool) -> Iterator[None]:
-    """A fork server for this build's workers with the pipeline loaded (paperkg.runs.preloaded_pipeline
+    """A fork server for this build's workers with the pipeline loaded (paperkg.orchestrate.preloaded_pipeline
     loads the one named in its environment), stopped afterwards so its copy of the pipeline does not
     stay in memory while the graph is built. A fork server this process started before is left as
     it is: a worker needing another pipeline than it holds loads its own."""

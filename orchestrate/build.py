@@ -25,9 +25,9 @@ from paperkg.core.manifest import Manifest, describe_files, digest, read_manifes
 from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
-from paperkg.runs.extraction_store import ExtractionStore
-from paperkg.runs.inputs import input_set
-from paperkg.runs.run import ExtractSettings, Run
+from paperkg.orchestrate.extraction_store import ExtractionStore
+from paperkg.orchestrate.inputs import input_set
+from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
@@ -322,7 +322,7 @@ def _layout_pool(jobs: int | None) -> AbstractContextManager[Executor | None]:
     """One spawned worker process for the map's layout when --jobs asks for two or more, else none."""
     if (jobs or 1) < 2:
         return nullcontext()
-    from paperkg.runs.parallel import die_with_parent
+    from paperkg.orchestrate.parallel import die_with_parent
 
     return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
 

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from paperkg.runs.build import BuildSummary
+from paperkg.orchestrate.build import BuildSummary
 
 
 def count_table(title: str, counts: dict[str, int]) -> Table:
