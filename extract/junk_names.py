@@ -37,8 +37,10 @@ class JunkNames:
                    frozenset(w.lower() for k, w in rows if k == "prefix"), data.words(verbs))
 
     def reason(self, span: Span) -> str | None:
-        """Why the mention is no name ('modifier', 'verb-phrase', 'possessive', 'quantity'), or None."""
-        return self.reason_for_text(span.text)
+        """Why the mention is no name ('modifier', 'verb-phrase', 'possessive', 'quantity'), or None; a short
+        form is judged by the long form it stands for ('IND' for 'in-distribution')."""
+        return self.reason_for_text(span.text) or (span._.paperkg_acronym is not None
+                                                   and self.reason_for_text(span._.paperkg_canonical)) or None
 
     def reason_for_text(self, text: str) -> str | None:
         """`reason` on a mention's text as written."""

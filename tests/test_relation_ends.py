@@ -41,15 +41,18 @@ def test_a_name_or_term_passes(junk, text):
 
 def test_junk_mentions_stay_in_the_record_with_the_reason_and_are_no_nodes():
     texts = ["We propose ZentaNet-style Quorb-Guided filtering. Our model outperforms Vandoria's baselines.",
-             "We introduce Flux-Aware, a module for blorb detection."]
+             "We introduce Flux-Aware, a module for blorb detection.",
+             "We compare in-vortex (IVX) inputs with others. IVX samples are easy."]
     records = [PaperRecord(id=f"p{i}", abstract=text) for i, text in enumerate(texts)]
     nlp = paperkg.load_pipeline()
     mentions = {m.name: (m.termhood, m.node) for r in paperkg.extract_records(records, nlp) for m in r.entities}
     assert mentions["Quorb-Guided"] == ("modifier", False)
     assert mentions["Flux-Aware"] == ("modifier", False)
     assert mentions["Vandoria's"] == ("possessive", False)
-    names = {data["name"] for _, data in paperkg.build_graph(records, nlp=nlp).nodes(data=True)}
-    assert not names & {"Quorb-Guided", "Flux-Aware", "Vandoria's"}
+    assert mentions["in-vortex"] == ("modifier", False)  # and its short form IVX with it
+    graph = paperkg.build_graph(records, nlp=nlp)
+    names = {name for _, data in graph.nodes(data=True) for name in (data["name"], data.get("acronym"))}
+    assert not names & {"Quorb-Guided", "Flux-Aware", "Vandoria's", "in-vortex", "IVX"}
 
 
 @pytest.mark.parametrize("name, label, refusal", [
