@@ -61,8 +61,8 @@ def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | N
         return "quality"
     if head in rules.quality_after_adjective and len(words) > 1 and _reads_as_adjective(words[-2]):
         return "quality"
-    if label == NodeLabel.DATASET.value and (head in rules.not_dataset
-                                             or not rules.organisation.isdisjoint(w.strip(",") for w in words)):
+    if label == NodeLabel.DATASET.value and (head in rules.not_dataset or head in rules.organisation
+                                             or words[0] in rules.organisation):
         return "not-dataset"
     return None
 

@@ -33,7 +33,7 @@ def test_a_mention_that_names_no_thing_says_why(junk, text, reason):
 @pytest.mark.parametrize("text", [
     "Quorb-Guided Attention", "Transformer-based language model", "in-context learning", "generative retrieval",
     "learning rate", "Enhanced ZentaNet", "3D reconstruction", "few-shot blorb classification", "self-consistency",
-    "Limiting Factor Network", "ZentaNet",
+    "Limiting Factor Network", "ZentaNet", "boosting algorithms",
 ])
 def test_a_name_or_term_passes(junk, text):
     assert junk.reason_for_text(text) is None
@@ -61,6 +61,7 @@ def test_junk_mentions_stay_in_the_record_with_the_reason_and_are_no_nodes():
     ("mathematical quorbing ability", "Task", "quality"), ("post-training phase", "Task", "quality"),
     ("English", "Dataset", "not-dataset"), ("Vandorian languages", "Dataset", "not-dataset"),
     ("Ministry of Quorb Affairs", "Dataset", "not-dataset"), ("PyTorch", "Dataset", "not-dataset"),
+    ("Glarb University", "Dataset", "not-dataset"), ("Glarb University Chest Scan", "Dataset", None),
     ("entity resolution", "Task", None), ("cycle consistency", "Method", None), ("English Wikiglarb", "Dataset", None),
     ("English", "Method", None), ("ZentaNet", "Method", None), ("image super-resolution", "Task", None),
 ])
