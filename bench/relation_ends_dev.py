@@ -76,7 +76,7 @@ def main() -> None:
                 kept = (int(row["abstract"]), row["end"]) in ends
                 counts[verdict, "kept" if kept else "gone"] += 1
                 if verdict == "ok" and not kept:
-                    print(f"  good end lost: {row['abstract']} {row['end']} ({row['label']})")
+                    print(f"  ok end with no typed edge left: {row['abstract']} {row['end']} ({row['label']})")
     for verdict in ("junk", "ok"):
         judged = counts[verdict, "kept"] + counts[verdict, "gone"]
         print(f"{verdict:5} ends judged {judged}: still ends {counts[verdict, 'kept']}, gone {counts[verdict, 'gone']}")
