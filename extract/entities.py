@@ -32,6 +32,7 @@ from paperkg.core.schema import TERM_LABELS, NodeLabel
 from .candidates import DATASETS_KEY, METHODS_KEY, NAMES_KEY, name_kind, reads_as_name
 from .cues import Cues
 from .extensions import acronym_records, register_extensions
+from .junk_names import JunkNames
 from .lexicon import SPANS_KEY as LEXICON_KEY
 from .proposals import ProposalRules
 from .resources import DataComponent, DataFiles
@@ -127,6 +128,7 @@ class EntityAssembler(DataComponent):
         self.generic_words = data.words(names["generic_words"])
         self.not_in_terms = data.words(names["not_in_terms"])
         self.termhood = Termhood.from_data(data, names["corpus_df"], self.min_df, self.max_word_share)
+        self.junk_names = JunkNames.from_data(data, names["modifier_affixes"], names["verb_openers"])
         self.proposals = ProposalRules(self.cues, self.head_nouns, self.termhood, self.proposal_window,
                                        self.apposition_span, self.established_df)
 
@@ -322,10 +324,14 @@ class EntityAssembler(DataComponent):
                 span.label_ = max(TERM_LABEL_NAMES, key=lambda label: (counts[label], -TERM_LABEL_NAMES.index(label)))
 
     def _termhood(self, span: Span) -> str:
-        """The rule by which the mention is a graph node (TERM_RULES), or the reason it is not."""
+        """The rule by which the mention is a graph node (TERM_RULES), or the reason it is not (a junk
+        name: a modifier, a verb phrase, ...; the lexicon's entries are trusted)."""
         if span.label_ not in TERM_LABEL_NAMES:
             return "untyped"
         source = span._.paperkg_source
+        junk = self.junk_names.reason(span) if source != "lexicon" else None
+        if junk:
+            return junk
         if span._.paperkg_proposed:
             return "proposal"
         if source != "model":
@@ -366,7 +372,8 @@ def _majority(labels: list[str | None]) -> str | None:
 
 ENTITY_FILES = {"cues": "cues.json", "head_nouns": "head_nouns.tsv", "stop_phrases": "stop_phrases.txt",
                 "generic_words": "generic_words.txt", "not_in_terms": "not_in_terms.txt",
-                "corpus_df": "corpus_df.tsv.gz"}
+                "corpus_df": "corpus_df.tsv.gz", "modifier_affixes": "modifier_affixes.txt",
+                "verb_openers": "verb_openers.txt"}
 
 
 @Language.factory(
