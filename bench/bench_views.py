@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from browser import chromium, open_page
 from view_fixtures import synthetic_field
 
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.views import render_views
 
 
@@ -40,7 +41,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp:
         out = args.keep or Path(temp)
         started = time.perf_counter()
-        render_views(graph, out, title="paperkg benchmark", max_nodes=args.max_nodes)
+        render_views(graph, out, ViewOptions(title="paperkg benchmark", max_nodes=args.max_nodes))
         rendered = time.perf_counter() - started
         page_file = out / "graph.html"
         runs = [_open(page_file, args.search) for _ in range(args.repeat)]

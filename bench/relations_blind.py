@@ -1,8 +1,8 @@
-"""The blind relation round of issue 17: build the graph of the 30 abstracts in bench/data/relations_blind/,
-list its typed entity-entity edges (with the sentence behind each) for judging by hand, and count which of
-the relations written down beforehand (expected.txt) the graph holds.
+"""The blind relation rounds of issue 17: build the graph of a round's 30 abstracts (bench/data/relations_blind/
+for round 1, relations_blind2/ for round 2), list its typed entity-entity edges (with the sentence behind each)
+for judging by hand, and count which of the relations written down beforehand (expected.txt) the graph holds.
 
-    python bench/relations_blind.py [--out judged.tsv] [--judged FILE]
+    python bench/relations_blind.py [--round N | --data FOLDER] [--out judged.tsv] [--judged FILE]
 
 `--out` writes one edge a line (abstract, head, type, tail, confidence, sentence) with an empty verdict
 column to fill with y/n; `--judged` reads such a file back and prints precision per type.
@@ -21,7 +21,12 @@ import networkx as nx
 import paperkg
 from paperkg.core.schema import ENTITY_REL_TYPES, PaperRecord
 
-DATA = Path(__file__).parent / "data" / "relations_blind"
+DATA = Path(__file__).parent / "data"
+
+
+def round_folder(number: int) -> Path:
+    """The folder of a blind round: relations_blind/ for the first, relations_blind<N>/ after it."""
+    return DATA / ("relations_blind" if number == 1 else f"relations_blind{number}")
 
 
 def _norm(text: str) -> str:
@@ -55,6 +60,9 @@ def edges_by_abstract(graph: nx.MultiDiGraph, ids: list[str]) -> dict[int, list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--round", type=int, default=1, help="which blind round (default 1)")
+    which.add_argument("--data", type=Path, help="a round's folder (sample.jsonl, expected.txt) instead of --round")
     parser.add_argument("--out", type=Path, help="write the edges for judging here (TSV)")
     parser.add_argument("--judged", type=Path, help="a judged TSV (verdict column y/n): print precision per type")
     args = parser.parse_args()
@@ -71,13 +79,16 @@ def main() -> None:
             total.update(counts)
         print(f"{'all':14} {total['y']}/{total['y'] + total['n']} right")
         return
-    rows = [json.loads(line) for line in (DATA / "sample.jsonl").open(encoding="utf8")]
+    data = args.data or round_folder(args.round)
+    if not (data / "sample.jsonl").is_file() or not (data / "expected.txt").is_file():
+        parser.error(f"{data} has no sample.jsonl and expected.txt of a blind round")
+    rows = [json.loads(line) for line in (data / "sample.jsonl").open(encoding="utf8")]
     records = [PaperRecord(id=row["id"], abstract=row["abstract"], title=row["title"], year=row["year"])
                for row in rows]
     graph = paperkg.build_graph(records)
     ids = [row["id"] for row in rows]
     found = edges_by_abstract(graph, ids)
-    expected = [line.split(" | ") for line in (DATA / "expected.txt").read_text(encoding="utf8").splitlines()]
+    expected = [line.split(" | ") for line in (data / "expected.txt").read_text(encoding="utf8").splitlines()]
     hit_by_type: dict[str, Counter] = defaultdict(Counter)
     for number, head, kind, tail in expected:
         hit = any(k == kind and _matches(head, _names(graph, h)) and _matches(tail, _names(graph, t))

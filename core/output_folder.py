@@ -28,6 +28,12 @@ class OutputWriteError(PaperkgError):
         super().__init__(message, ExitCode.USAGE)
 
 
+def names_folder(path: Path) -> bool:
+    """The rule every command reads -o by: it names a folder when it is one, ends with a separator or has
+    no file extension; else a file."""
+    return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
+
+
 def check_output_folder(folder: Path, option: str = "-o") -> None:
     """Refuse, before any work, an output path that is the file system's root, a file or under a file."""
     if folder.resolve() == Path(folder.resolve().anchor):

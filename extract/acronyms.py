@@ -1,5 +1,5 @@
 """spaCy component `paperkg_acronyms`: acronym definitions, resolved later mentions and
-undefined acronyms, as the span group doc.spans["acronyms"] and the records behind the
+undefined acronyms, as a span group (doc.spans["acronyms"] by default) and the records behind the
 `paperkg_` acronym extensions (see extensions.py).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from .acronym_rules import ACRONYM_FILES, Costs, load_lexicon, singular_plural_v
 from .extensions import AcronymRecord, acronym_records, register_extensions, set_acronym_records
 from .resources import DataComponent, DataFiles
 
-SPAN_KEY = "acronyms"
+SPAN_KEY = "acronyms"  # the default of the spans_key setting
 LABEL = "ACRONYM"
 RESOLVED_RULE = "later_mention"
 UNDEFINED_RULE = "shape"
@@ -25,7 +25,7 @@ class AcronymComponent(DataComponent):
     forms (singular or plural) later in the same Doc."""
 
     def __init__(self, name: str, *, finder_options: dict, costs: Costs, resolve_unshaped: bool,
-                 resolved_discount: float, undefined_confidence: float) -> None:
+                 resolved_discount: float, undefined_confidence: float, spans_key: str) -> None:
         super().__init__(name, ACRONYM_FILES)
         register_extensions()
         self.finder_options = finder_options
@@ -33,6 +33,7 @@ class AcronymComponent(DataComponent):
         self.resolve_unshaped = resolve_unshaped
         self.resolved_discount = resolved_discount
         self.undefined_confidence = undefined_confidence
+        self.spans_key = spans_key
         self.finder: AcronymFinder | None = None
 
     def build(self, data: DataFiles) -> None:
@@ -67,7 +68,7 @@ class AcronymComponent(DataComponent):
                     record = self._mention(short, start + offset, end + offset, defined)
                 records.append(record)
         set_acronym_records(doc, records)
-        doc.spans[SPAN_KEY] = SpanGroup(doc, name=SPAN_KEY, spans=[
+        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=[
             Span(doc, r.start, r.end, label=LABEL) for r in records
         ])
         return doc
@@ -88,19 +89,21 @@ class AcronymComponent(DataComponent):
         "camel_case_names": False, "initials_rule": True, "min_lowercase_initials": 3,
         "resolve_unshaped": True, "resolved_discount": 0.95, "undefined_confidence": 0.5,
         "strict_min_confidence": STRICT_MIN_CONFIDENCE, "rule_confidence": RULE_BASE_CONFIDENCE,
-        "costs": asdict(Costs()),
+        "costs": asdict(Costs()), "spans_key": SPAN_KEY,
     },
 )
 def make_acronym_component(nlp: Language, name: str, camel_case_names: bool, initials_rule: bool,
                            min_lowercase_initials: int, resolve_unshaped: bool, resolved_discount: float,
                            undefined_confidence: float, strict_min_confidence: float,
-                           rule_confidence: dict[str, float], costs: dict[str, float]) -> AcronymComponent:
-    """Factory: every threshold is a setting; the word lists are the component's data files."""
+                           rule_confidence: dict[str, float], costs: dict[str, float],
+                           spans_key: str) -> AcronymComponent:
+    """Factory: every threshold and the span group written are settings; the word lists are data files."""
     options = {"camel_case_names": camel_case_names, "initials_rule": initials_rule,
                "min_lowercase_initials": min_lowercase_initials, "strict_min_confidence": strict_min_confidence,
                "rule_confidence": dict(rule_confidence)}
     return AcronymComponent(name, finder_options=options, costs=Costs(**costs), resolve_unshaped=resolve_unshaped,
-                            resolved_discount=resolved_discount, undefined_confidence=undefined_confidence)
+                            resolved_discount=resolved_discount, undefined_confidence=undefined_confidence,
+                            spans_key=spans_key)
 
 
 def bio_labels(doc: Doc) -> list[str]:

@@ -10,6 +10,7 @@ from paperkg.core.schema import NodeLabel
 from paperkg.core.words import is_version, singular
 
 from .cues import Cues
+from .lexicon import SPANS_KEY as LEXICON_KEY
 from .resources import DataComponent, DataFiles
 from .words import version_after
 
@@ -52,14 +53,24 @@ def reads_as_name(span: Span) -> bool:
     return True
 
 
+# The span groups written, by default (the names_key, datasets_key and methods_key settings).
+NAMES_KEY, DATASETS_KEY, METHODS_KEY = "names", "cue_datasets", "cue_methods"
+
+
 class CandidateFinder(DataComponent):
     """Writes doc.spans['names'] (label = guessed type, kb_id = shape), doc.spans['cue_datasets'] and
-    doc.spans['cue_methods'] (names a cue phrase lists as data sets or as compared methods)."""
+    doc.spans['cue_methods'] (names a cue phrase lists as data sets or as compared methods), under the
+    keys its settings name; reads the lexicon's span group."""
 
-    def __init__(self, name: str, cues: str, not_names: str) -> None:
+    def __init__(self, name: str, cues: str, not_names: str, *, lexicon_key: str, names_key: str,
+                 datasets_key: str, methods_key: str) -> None:
         super().__init__(name, (cues, not_names))
         self.cues_file = cues
         self.not_names_file = not_names
+        self.lexicon_key = lexicon_key
+        self.names_key = names_key
+        self.datasets_key = datasets_key
+        self.methods_key = methods_key
 
     def build(self, data: DataFiles) -> None:
         self.cues = Cues.from_data(data, self.cues_file)
@@ -67,10 +78,10 @@ class CandidateFinder(DataComponent):
 
     def process(self, doc: Doc) -> Doc:
         sentence_of = _SentenceBounds(doc)
-        doc.spans["names"] = list(self._names(doc))
-        doc.spans["cue_datasets"] = list(self._listed_datasets(doc, sentence_of)) + list(
+        doc.spans[self.names_key] = list(self._names(doc))
+        doc.spans[self.datasets_key] = list(self._listed_datasets(doc, sentence_of)) + list(
             self._evaluation_lists(doc, sentence_of))
-        doc.spans["cue_methods"] = list(self._compared_lists(doc, sentence_of)) + list(
+        doc.spans[self.methods_key] = list(self._compared_lists(doc, sentence_of)) + list(
             self._listed_methods(doc, sentence_of))
         return doc
 
@@ -110,7 +121,7 @@ class CandidateFinder(DataComponent):
         Also 'on A, B and C' in a sentence that evaluates, when one item is a known data set.
         Known methods and metrics in such a list keep their type (the lexicon outranks cues).
         """
-        known = {(s.start, s.end) for s in doc.spans.get("lexicon", []) if s.label_ == NodeLabel.DATASET.value}
+        known = {(s.start, s.end) for s in doc.spans.get(self.lexicon_key, []) if s.label_ == NodeLabel.DATASET.value}
         for token in doc:
             if token.lower_ not in self.cues.list_openers:
                 continue
@@ -242,7 +253,11 @@ def _looks_like_name(span: Span) -> bool:
 
 
 @Language.factory("paperkg_candidates", assigns=["doc.spans"], requires=["token.is_sent_start"],
-                  default_config={"cues": "cues.json", "not_names": "not_names.txt"})
-def make_candidate_finder(nlp: Language, name: str, cues: str, not_names: str) -> CandidateFinder:
-    """Factory: the cue words and the not-a-name list are data files of the component."""
-    return CandidateFinder(name, cues, not_names)
+                  default_config={"cues": "cues.json", "not_names": "not_names.txt", "lexicon_key": LEXICON_KEY,
+                                  "names_key": NAMES_KEY, "datasets_key": DATASETS_KEY, "methods_key": METHODS_KEY})
+def make_candidate_finder(nlp: Language, name: str, cues: str, not_names: str, lexicon_key: str, names_key: str,
+                          datasets_key: str, methods_key: str) -> CandidateFinder:
+    """Factory: the cue words and the not-a-name list are data files of the component; the span groups
+    read and written are settings."""
+    return CandidateFinder(name, cues, not_names, lexicon_key=lexicon_key, names_key=names_key,
+                           datasets_key=datasets_key, methods_key=methods_key)

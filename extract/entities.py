@@ -1,5 +1,6 @@
 """Combine every extractor's spans into one typed, non-overlapping entity layer, doc.spans["entities"],
-and decide which of those mentions become graph nodes.
+and decide which of those mentions become graph nodes. (Each span group read or written is named by a
+setting; the keys quoted here are the defaults.)
 
 Boundaries (the documented combination rule): the statistical model's spans (doc.spans["types"]) first,
 then acronym definitions, lexicon terms, data sets named by cues and name-shaped tokens where the model has
@@ -28,12 +29,15 @@ from spacy.tokens import Doc, Span
 
 from paperkg.core.schema import TERM_LABELS, NodeLabel
 
-from .candidates import name_kind, reads_as_name
+from .candidates import DATASETS_KEY, METHODS_KEY, NAMES_KEY, name_kind, reads_as_name
 from .cues import Cues
 from .extensions import acronym_records, register_extensions
+from .junk_names import JunkNames
+from .lexicon import SPANS_KEY as LEXICON_KEY
 from .proposals import ProposalRules
 from .resources import DataComponent, DataFiles
 from .roles import assign_roles
+from .span_ner import TYPES_KEY
 from .sentence_spans import group_by_sentence
 from .termhood import Termhood
 from .typing import OTHER_TERM, HeadNouns
@@ -45,6 +49,7 @@ _NOT_LAST = frozenset({"and", "or", "of", "for", "the", "a", "an", "with", "to",
 UNTYPED = "Unknown"
 # Votes of one mention for its name's type, by how the type was found.
 _TYPE_WEIGHT = {"lexicon": 4, "acronym": 2, "cue": 2, "name": 1, "model": 1}
+SPANS_KEY = "entities"  # the default of the spans_key setting: the group every later reader takes
 
 
 @dataclass
@@ -92,7 +97,8 @@ class EntityAssembler(DataComponent):
                  source_confidence: dict[str, float], max_model_term: int,
                  proposal_window: int,
                  apposition_span: int, model_spans_key: str, min_df: int, max_word_share: float,
-                 established_df: int) -> None:
+                 established_df: int, spans_key: str, lexicon_key: str, names_key: str,
+                 cue_keys: tuple[str, ...]) -> None:
         super().__init__(name, files.values())
         register_extensions()
         self.file_names = dict(files)
@@ -106,6 +112,10 @@ class EntityAssembler(DataComponent):
         self.proposal_window = proposal_window
         self.apposition_span = apposition_span
         self.model_spans_key = model_spans_key
+        self.spans_key = spans_key
+        self.lexicon_key = lexicon_key
+        self.names_key = names_key
+        self.cue_keys = cue_keys
         self.min_df = min_df
         self.max_word_share = max_word_share
         self.established_df = established_df
@@ -118,6 +128,7 @@ class EntityAssembler(DataComponent):
         self.generic_words = data.words(names["generic_words"])
         self.not_in_terms = data.words(names["not_in_terms"])
         self.termhood = Termhood.from_data(data, names["corpus_df"], self.min_df, self.max_word_share)
+        self.junk_names = JunkNames.from_data(data, names["modifier_affixes"], names["verb_openers"])
         self.proposals = ProposalRules(self.cues, self.head_nouns, self.termhood, self.proposal_window,
                                        self.apposition_span, self.established_df)
 
@@ -137,7 +148,7 @@ class EntityAssembler(DataComponent):
             span._.paperkg_termhood = self._termhood(span)
             span._.paperkg_node = span._.paperkg_termhood in TERM_RULES
         assign_roles(sentences, group_by_sentence(sentences, spans), self.cues)
-        doc.spans["entities"] = spans
+        doc.spans[self.spans_key] = spans
         doc._.paperkg_undefined_acronyms = self._undefined_acronyms(doc, spans)
         return doc
 
@@ -178,7 +189,7 @@ class EntityAssembler(DataComponent):
                                   self.cues.vague_heads)
 
     def _rule_candidates(self, doc: Doc, model_labels: list[str | None]) -> Iterator[Candidate]:
-        lexicon = {(s.start, s.end): s for s in doc.spans.get("lexicon", [])}
+        lexicon = {(s.start, s.end): s for s in doc.spans.get(self.lexicon_key, [])}
 
         def typed(long: Span, short: Span) -> tuple[str, str, str]:
             """(source, label, canonical) of an acronym pair: the lexicon's if it knows either part."""
@@ -197,12 +208,12 @@ class EntityAssembler(DataComponent):
                 for part in parts:
                     yield Candidate(part.start, part.end, source, label, canonical, short.text,
                                     long_form=part is long and record.kind == "definition")
-        for span in doc.spans.get("lexicon", []):
+        for span in doc.spans.get(self.lexicon_key, []):
             yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
-        for key in ("cue_datasets", "cue_methods"):
+        for key in self.cue_keys:
             for span in doc.spans.get(key, []):
                 yield Candidate(span.start, span.end, "cue", span.label_)
-        for span in doc.spans.get("names", []):
+        for span in doc.spans.get(self.names_key, []):
             label = _majority(model_labels[span.start:span.end]) or span.label_
             yield Candidate(span.start, span.end, "name", label, shape=span.kb_id_)
 
@@ -313,10 +324,14 @@ class EntityAssembler(DataComponent):
                 span.label_ = max(TERM_LABEL_NAMES, key=lambda label: (counts[label], -TERM_LABEL_NAMES.index(label)))
 
     def _termhood(self, span: Span) -> str:
-        """The rule by which the mention is a graph node (TERM_RULES), or the reason it is not."""
+        """The rule by which the mention is a graph node (TERM_RULES), or the reason it is not (a junk
+        name: a modifier, a verb phrase, ...; the lexicon's entries are trusted)."""
         if span.label_ not in TERM_LABEL_NAMES:
             return "untyped"
         source = span._.paperkg_source
+        junk = self.junk_names.reason(span) if source != "lexicon" else None
+        if junk:
+            return junk
         if span._.paperkg_proposed:
             return "proposal"
         if source != "model":
@@ -357,7 +372,8 @@ def _majority(labels: list[str | None]) -> str | None:
 
 ENTITY_FILES = {"cues": "cues.json", "head_nouns": "head_nouns.tsv", "stop_phrases": "stop_phrases.txt",
                 "generic_words": "generic_words.txt", "not_in_terms": "not_in_terms.txt",
-                "corpus_df": "corpus_df.tsv.gz"}
+                "corpus_df": "corpus_df.tsv.gz", "modifier_affixes": "modifier_affixes.txt",
+                "verb_openers": "verb_openers.txt"}
 
 
 @Language.factory(
@@ -373,8 +389,10 @@ ENTITY_FILES = {"cues": "cues.json", "head_nouns": "head_nouns.tsv", "stop_phras
         "trusted_sources": ["lexicon", "cue"], "ambiguous_types": ["Method", "Task"],
         "source_priority": ["acronym", "lexicon", "cue", "name", "model"],
         "source_confidence": {"acronym": 0.95, "lexicon": 0.9, "cue": 0.8, "name": 0.7, "model": 0.6},
-        "max_model_term": 6, "proposal_window": 20, "apposition_span": 10, "model_spans_key": "types",
+        "max_model_term": 6, "proposal_window": 20, "apposition_span": 10,
         "min_df": 5, "max_word_share": 0.1, "established_df": 20,
+        "spans_key": SPANS_KEY, "model_spans_key": TYPES_KEY, "lexicon_key": LEXICON_KEY, "names_key": NAMES_KEY,
+        "datasets_key": DATASETS_KEY, "methods_key": METHODS_KEY,
     },
 )
 def make_entity_assembler(nlp: Language, name: str, files: dict[str, str], boundary_priority: list[str],
@@ -382,12 +400,20 @@ def make_entity_assembler(nlp: Language, name: str, files: dict[str, str], bound
                           source_priority: list[str],
                           source_confidence: dict[str, float], max_model_term: int, proposal_window: int,
                           apposition_span: int, model_spans_key: str, min_df: int, max_word_share: float,
-                          established_df: int) -> EntityAssembler:
-    """Factory: priorities, confidences, windows and termhood thresholds are settings; the word
-    lists and the corpus statistics are data files."""
+                          established_df: int, spans_key: str, lexicon_key: str, names_key: str,
+                          datasets_key: str, methods_key: str) -> EntityAssembler:
+    """Factory: priorities, confidences, windows, termhood thresholds and the span groups read and
+    written are settings; the word lists and the corpus statistics are data files."""
     return EntityAssembler(name, files, boundary_priority=boundary_priority, type_priority=type_priority,
                            trusted_sources=trusted_sources, ambiguous_types=ambiguous_types,
                            source_priority=source_priority, source_confidence=source_confidence,
                            max_model_term=max_model_term, proposal_window=proposal_window,
                            apposition_span=apposition_span, model_spans_key=model_spans_key, min_df=min_df,
-                           max_word_share=max_word_share, established_df=established_df)
+                           max_word_share=max_word_share, established_df=established_df, spans_key=spans_key,
+                           lexicon_key=lexicon_key, names_key=names_key, cue_keys=(datasets_key, methods_key))
+
+
+def entities_key(nlp: Language) -> str:
+    """The span group the pipeline's entity layer is written to (its spans_key setting): where the
+    extraction record, the evaluations and the relation components read the entities."""
+    return next((pipe.spans_key for _, pipe in nlp.components if isinstance(pipe, EntityAssembler)), SPANS_KEY)

@@ -10,16 +10,18 @@ from spacy.tokens.underscore import Underscore
 from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLabel, PaperRecord, Role,
                                  UndefinedAcronym)
 
+from .entities import SPANS_KEY, entities_key
 from .extensions import acronym_records
 
 
-def doc_to_extraction(doc: Doc, paper: PaperRecord) -> Extraction:
-    """The paper's entities, acronyms and relations; every item names its sentence, span, source, confidence."""
+def doc_to_extraction(doc: Doc, paper: PaperRecord, key: str = SPANS_KEY) -> Extraction:
+    """The paper's entities (the span group `key`), acronyms and relations; every item names its
+    sentence, span, source, confidence."""
     sents = list(doc.sents)
     sent_of = [0] * len(doc)
     for index, sent in enumerate(sents):
         sent_of[sent.start:sent.end] = [index] * len(sent)
-    entities = [_mention(span, span._, sent_of) for span in doc.spans.get("entities", [])]
+    entities = [_mention(span, span._, sent_of) for span in doc.spans.get(key, [])]
     acronyms = []
     for record in acronym_records(doc):
         if record.kind == "definition":
@@ -55,5 +57,6 @@ def _node_label(span_label: str) -> NodeLabel | None:
 def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = 32) -> Iterator[Extraction]:
     """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper."""
     pairs = ((paper.abstract, paper) for paper in papers)
+    key = entities_key(nlp)
     for doc, paper in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        yield doc_to_extraction(doc, paper)
+        yield doc_to_extraction(doc, paper, key)

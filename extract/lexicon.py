@@ -15,6 +15,7 @@ from .words import version_after
 
 LEXICON_FILES = {NodeLabel.METHOD.value: "lexicon/method.txt", NodeLabel.TASK.value: "lexicon/task.txt",
                  NodeLabel.DATASET.value: "lexicon/dataset.txt", NodeLabel.METRIC.value: "lexicon/metric.txt"}
+SPANS_KEY = "lexicon"  # the default of the spans_key setting
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ class LexiconMatcher(DataComponent):
 
 
 @Language.factory("paperkg_lexicon", assigns=["doc.spans"],
-                  default_config={"files": LEXICON_FILES, "spans_key": "lexicon"})
+                  default_config={"files": LEXICON_FILES, "spans_key": SPANS_KEY})
 def make_lexicon_matcher(nlp: Language, name: str, files: dict[str, str], spans_key: str) -> LexiconMatcher:
-    """Factory: `files` maps a label to its term list among the component's data files."""
+    """Factory: `files` maps a label to its term list among the component's data files; `spans_key`
+    names the span group written."""
     return LexiconMatcher(nlp, name, files, spans_key)

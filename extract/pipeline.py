@@ -1,4 +1,4 @@
-"""The extraction pipeline: assembled from extract/pipeline.cfg (component order and every threshold),
+"""The extraction pipeline: assembled from extract/pipeline.cfg (component order and span-group wiring),
 the trained components in extract/model/ and the rule components' data files in extract/data/,
 or loaded from a pipeline directory saved with `nlp.to_disk`.
 """
@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import spacy
 from spacy.language import Language
+from spacy.pipeline import TrainablePipe
 from spacy.util import load_config
+from thinc.api import Config
 
 # Importing the modules registers the factories and the tokenizer (installed packages also
 # register them through the spacy_factories / spacy_tokenizers entry points).
@@ -26,14 +29,17 @@ TERM_LAYER = ("ner", "paperkg_terms")  # SciERC's six labels in doc.ents: shippe
 
 
 def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> Language:
-    """Build the pipeline from its config: trained components sourced from `model` (None: the
-    rules-only pipeline), rule components initialised from the files in `data_dir`."""
+    """Build the pipeline from its config: trained components from `model` (None: the rules-only
+    pipeline), rule components initialised from the files in `data_dir`."""
     config = load_config(PIPELINE_CONFIG, overrides={"paths.model": str(model) if model else None,
                                                      "paths.data": str(data_dir)}, interpolate=False)
-    trained = set() if model is None else set(load_config(Path(model) / "config.cfg")["nlp"]["pipeline"])
+    trained = trained_blocks(model)
+    for name, block in trained.items():
+        config["components"][name] = block.merge({k: v for k, v in config["components"][name].items() if k != "source"})
     exclude = [name for name in MODEL_COMPONENTS if name not in trained]
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, exclude=exclude)
-    nlp._link_components()
+    if model is not None:
+        load_weights(nlp, Path(model), list(trained))
     disabled = list(nlp.disabled)
     for name in disabled:  # the config's disabled components are initialised too, to save and enable later
         nlp.enable_pipe(name)
@@ -42,6 +48,22 @@ def assemble(model: Path | None = DEFAULT_MODEL, data_dir: Path = DATA_DIR) -> L
     for name in disabled:
         nlp.disable_pipe(name)
     return nlp
+
+
+def trained_blocks(model: Path | None) -> dict[str, Config]:
+    """The config blocks (factory, architecture, settings) of the pipeline's trained components in `model`."""
+    if model is None:
+        return {}
+    components = load_config(Path(model) / "config.cfg")["components"]
+    return {name: Config(components[name]) for name in MODEL_COMPONENTS if name in components}
+
+
+def load_weights(nlp: Language, model: Path, names: list[str]) -> None:
+    """Load the trained components' weights and the model's strings, as spacy.load does for its own
+    pipeline; the listeners are linked already (add_pipe links them as components are added)."""
+    nlp.vocab.strings.from_disk(model / "vocab" / "strings.json")
+    for name in names:
+        cast(TrainablePipe, nlp.get_pipe(name)).from_disk(model / name, exclude=["vocab"])  # get_pipe: any callable
 
 
 @contextmanager

@@ -8,7 +8,8 @@ as a bag over a small vocabulary, the two labels, their order and distance; a Th
 gives a sigmoid per relation type and a type is kept above its own threshold (tuned on dev, in
 the component's cfg) where the type allows the two labels. Acronym definitions become SYNONYM_OF
 (short form -> long form) and cue relations (paperkg_relations) are kept for the types
-`cue_types` names. Writes doc._.paperkg_relations (heads and tails index doc.spans["entities"]).
+`cue_types` names. Reads the mentions from the span group `entities_key` names (a setting of the
+pipeline, not of the trained weights) and writes doc._.paperkg_relations (heads and tails index it).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from thinc.types import Floats2d
 
 from paperkg.core.schema import REL_ENDS, NodeLabel, Relation, RelType
 
+from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import register_extensions
 
 LABELS = tuple(kind.value for kind in REL_ENDS)  # the nine entity-entity types, schema order
@@ -38,7 +40,7 @@ CONTEXT = 2                                      # tokens of context before and 
 ALLOWED = {(h, t) for ends in REL_ENDS.values() for h, t in ends}
 ALLOWED_LABELS = {(h.value, t.value): numpy.array([(h, t) in REL_ENDS[RelType(kind)] for kind in LABELS])
                   for h, t in ALLOWED}
-Pair = tuple[int, int]  # indices of head and tail in doc.spans["entities"]
+Pair = tuple[int, int]  # indices of head and tail in the entity span group
 
 
 @registry.architectures("paperkg.RelationClassifier.v1")
@@ -152,11 +154,12 @@ class RelationModel(TrainablePipe):
     """Writes doc._.paperkg_relations from the trained classifier, acronym definitions and kept cue rules."""
 
     def __init__(self, vocab, model: Model, name: str, max_gap: int, cue_types: list[str],
-                 acronym_confidence: float) -> None:
+                 acronym_confidence: float, entities_key: str) -> None:
         register_extensions()
         self.vocab = vocab
         self.model = model
         self.name = name
+        self.entities_key = entities_key  # not in cfg: the weights' saved cfg must not override the pipeline's wiring
         self.cfg: dict[str, Any] = {"labels": list(LABELS), "thresholds": {label: 0.5 for label in LABELS},
                                     "between_words": [],
                     "max_gap": max_gap, "cue_types": list(cue_types), "acronym_confidence": acronym_confidence}
@@ -177,7 +180,7 @@ class RelationModel(TrainablePipe):
     def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], numpy.ndarray]]:
         """Per doc: its candidate pairs and their per-type probabilities (one classifier call for the batch)."""
         docs = list(docs)
-        featurized = [self.featurize(doc, list(doc.spans.get("entities", []))) for doc in docs]
+        featurized = [self.featurize(doc, list(doc.spans.get(self.entities_key, []))) for doc in docs]
         rows = [features for _, features in featurized if len(features)]
         if not rows:
             return [(pairs, numpy.zeros((0, len(self.labels)), dtype="f")) for pairs, _ in featurized]
@@ -192,7 +195,7 @@ class RelationModel(TrainablePipe):
         thresholds = numpy.array([self.cfg["thresholds"][label] for label in self.labels], dtype="f")
         keep_cues = set(self.cfg["cue_types"])
         for doc, (pairs, scores) in zip(docs, predictions):
-            entities = list(doc.spans.get("entities", []))
+            entities = list(doc.spans.get(self.entities_key, []))
             starts = sentence_starts(doc)
             found: dict[tuple[RelType, int, int], Relation] = {}
             for relation in (r for r in doc._.paperkg_relations or [] if r.type.value in keep_cues):
@@ -223,9 +226,10 @@ class RelationModel(TrainablePipe):
     assigns=["doc._.paperkg_relations"],
     requires=["doc.tensor", "doc.spans", "doc._.paperkg_acronym_records"],
     default_config={"model": {"@architectures": "paperkg.RelationClassifier.v1", "hidden_width": 128, "dropout": 0.2},
-                    "max_gap": 30, "cue_types": [], "acronym_confidence": 0.9},
+                    "max_gap": 30, "cue_types": [], "acronym_confidence": 0.9, "entities_key": ENTITIES_KEY},
 )
 def make_relation_model(nlp: Language, name: str, model: Model, max_gap: int, cue_types: list[str],
-                        acronym_confidence: float) -> RelationModel:
-    """Factory: the classifier's shape, the candidate window and the cue types kept are settings."""
-    return RelationModel(nlp.vocab, model, name, max_gap, cue_types, acronym_confidence)
+                        acronym_confidence: float, entities_key: str) -> RelationModel:
+    """Factory: the classifier's shape, the candidate window, the cue types kept and the entity span group
+    are settings."""
+    return RelationModel(nlp.vocab, model, name, max_gap, cue_types, acronym_confidence, entities_key)

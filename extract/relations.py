@@ -7,26 +7,29 @@ from spacy.tokens import Doc, Span
 from paperkg.core.schema import NodeLabel, RelType, Relation
 
 from .cues import Cues
+from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import register_extensions
 from .resources import DataComponent, DataFiles
 from .sentence_spans import group_by_sentence
 
 
 class RelationFinder(DataComponent):
-    """Writes doc._.paperkg_relations: Relation records whose head and tail index doc.spans['entities']."""
+    """Writes doc._.paperkg_relations: Relation records whose head and tail index the entity span group
+    (doc.spans[entities_key])."""
 
-    def __init__(self, name: str, cues: str, max_gap: int, confidence: dict[str, float]) -> None:
+    def __init__(self, name: str, cues: str, max_gap: int, confidence: dict[str, float], entities_key: str) -> None:
         super().__init__(name, (cues,))
         register_extensions()
         self.cues_file = cues
         self.max_gap = max_gap  # tokens between the two entities of a cue relation
         self.confidence = dict(confidence)
+        self.entities_key = entities_key
 
     def build(self, data: DataFiles) -> None:
         self.cues = Cues.from_data(data, self.cues_file)
 
     def process(self, doc: Doc) -> Doc:
-        entities = list(doc.spans.get("entities", []))
+        entities = list(doc.spans.get(self.entities_key, []))
         index = {(e.start, e.end): i for i, e in enumerate(entities)}
         proposed = [i for i, e in enumerate(entities) if e._.paperkg_proposed and e.label_ == NodeLabel.METHOD.value]
         proposed_names = {entities[i]._.paperkg_canonical for i in proposed}
@@ -84,9 +87,10 @@ def _is_apposition(between: Span) -> bool:
     requires=["doc.spans", "span._.paperkg_role", "span._.paperkg_proposed"],
     default_config={"cues": "cues.json", "max_gap": 12,
                     "confidence": {"USED_FOR": 0.7, "EVALUATED_ON": 0.7, "COMPARED_WITH": 0.6, "IS_A": 0.5,
-                                   "EVALUATED_ON_PROPOSED": 0.5}},
+                                   "EVALUATED_ON_PROPOSED": 0.5},
+                    "entities_key": ENTITIES_KEY},
 )
 def make_relation_finder(nlp: Language, name: str, cues: str, max_gap: int,
-                         confidence: dict[str, float]) -> RelationFinder:
-    """Factory: the window and the confidences are settings; the cue words are a data file."""
-    return RelationFinder(name, cues, max_gap, confidence)
+                         confidence: dict[str, float], entities_key: str) -> RelationFinder:
+    """Factory: the window, the confidences and the entity span group are settings; the cue words are a data file."""
+    return RelationFinder(name, cues, max_gap, confidence, entities_key)

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from .candidates import DATASETS_KEY
+from .lexicon import SPANS_KEY as LEXICON_KEY
 from .resources import DataComponent, DataFiles
 from .typing import HeadNouns
 
@@ -20,9 +22,10 @@ GRAPH_TO_SCIERC = {"Method": "Method", "Task": "Task", "Metric": "Metric", "Data
 class TermLayer(DataComponent):
     """Adds non-overlapping rule spans to the model's doc.ents, in SciERC labels."""
 
-    def __init__(self, name: str, sources: list[str], head_nouns: str) -> None:
+    def __init__(self, name: str, acronym_long_forms: bool, spans_keys: tuple[str, ...], head_nouns: str) -> None:
         super().__init__(name, (head_nouns,))
-        self.sources = list(sources)
+        self.acronym_long_forms = acronym_long_forms
+        self.spans_keys = spans_keys
         self.head_nouns_file = head_nouns
 
     def build(self, data: DataFiles) -> None:
@@ -40,18 +43,20 @@ class TermLayer(DataComponent):
         return doc
 
     def _rule_spans(self, doc: Doc) -> Iterator[Span]:
-        if "acronyms" in self.sources:
+        if self.acronym_long_forms:
             for _, long in doc._.paperkg_acronym_definitions:
                 label = self.head_nouns.label_of(long)
                 if label:
                     yield Span(doc, long.start, long.end, label=label)
-        for key in ("lexicon", "cue_datasets"):
-            if key in self.sources:
-                yield from sorted(doc.spans.get(key, []), key=lambda s: (s.start - s.end, s.start))
+        for key in self.spans_keys:
+            yield from sorted(doc.spans.get(key, []), key=lambda s: (s.start - s.end, s.start))
 
 
 @Language.factory("paperkg_terms", assigns=["doc.ents"], requires=["doc.spans"],
-                  default_config={"sources": ["acronyms", "lexicon", "cue_datasets"], "head_nouns": "head_nouns.tsv"})
-def make_term_layer(nlp: Language, name: str, sources: list[str], head_nouns: str) -> TermLayer:
-    """Factory: `sources` lists the rule layers allowed to add terms where the model has none."""
-    return TermLayer(name, sources, head_nouns)
+                  default_config={"acronym_long_forms": True, "lexicon_key": LEXICON_KEY, "datasets_key": DATASETS_KEY,
+                                  "head_nouns": "head_nouns.tsv"})
+def make_term_layer(nlp: Language, name: str, acronym_long_forms: bool, lexicon_key: str | None,
+                    datasets_key: str | None, head_nouns: str) -> TermLayer:
+    """Factory: the rule layers allowed to add terms where the model has none: acronym long forms,
+    lexicon terms and data sets named by cues (the span groups the two keys name; null: not used)."""
+    return TermLayer(name, acronym_long_forms, tuple(key for key in (lexicon_key, datasets_key) if key), head_nouns)

@@ -23,9 +23,11 @@ from .canonical import acronym_key, canonical_name, display_name, entity_key, ma
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
 from .names import clean_name
+from .relation_ends import end_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
-_BROKEN_WORD = re.compile(r"\s+([a-z]+)\b")  # the rest of a word a line-break hyphen cut
+# the rest of a word a line-break hyphen cut; not a conjunction after a suspended hyphen ("closed- and open-source")
+_BROKEN_WORD = re.compile(r"\s+(?!(?:and|or|nor|to|vs)\b)([a-z]+)\b")
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
 SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges its two names only when at least this sure
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
@@ -290,10 +292,14 @@ class GraphBuilder:
             data["papers"] = data.get("papers", 0) + 1
 
     def _drop_misfit_relations(self) -> None:
-        """Remove entity-entity edges whose end labels their type does not allow (entity types are final now)."""
+        """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
+        thing to relate (a quality, a language in a Dataset slot: relation_ends.py); entity types are final now."""
         labels = self.graph.nodes(data="label")
+        refused = {node for node, data in self.graph.nodes(data=True)
+                   if data["label"] != NodeLabel.PAPER and end_refusal(data["name"], data["label"])}
         misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
-                   if RelType(k) not in PAPER_REL_TYPES and not relation_allowed(RelType(k), labels[u], labels[v])]
+                   if RelType(k) not in PAPER_REL_TYPES and (not relation_allowed(RelType(k), labels[u], labels[v])
+                                                             or u in refused or v in refused)]
         self.graph.remove_edges_from(misfits)
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:

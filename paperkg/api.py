@@ -1,4 +1,5 @@
-"""The Python API: read abstracts, extract, build the graph; usable from a notebook.
+"""The Python API: read abstracts, extract, build the graph; usable from a notebook (load_pipeline is
+extract/pipeline_cache.py's cached pipeline).
 
     import paperkg
     graph = paperkg.build_graph(paperkg.read_records("examples/icml2025"))
@@ -6,29 +7,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperkg.core.schema import Extraction, PaperRecord
+from paperkg.extract.pipeline_cache import cached_pipeline as load_pipeline
 
-if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs them runs
+if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs them runs (load_pipeline too)
     import networkx as nx
     from spacy.language import Language
-
-
-def load_pipeline(model: Path | str | None = None, rules_only: bool = False) -> Language:
-    """The extraction pipeline (cached): the shipped one, or a trained model / saved pipeline directory;
-    `rules_only` leaves the statistical model out."""
-    return _pipeline(Path(model).resolve() if model else None, bool(rules_only))
-
-
-@cache
-def _pipeline(model: Path | None, rules_only: bool) -> Language:
-    """One pipeline per (model, rules_only), however the caller spelt them (keyword, positional, str)."""
-    from paperkg.extract import pipeline
-
-    return pipeline.load_pipeline(model, rules_only=rules_only)
 
 
 def extract_records(records: Iterable[PaperRecord], nlp: Language | None = None,

@@ -6,7 +6,6 @@ it, so `paperkg --help` and usage errors answer at once.
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
@@ -17,9 +16,11 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
-from paperkg.cli_output import count_table, err, names_folder, print_warnings
+from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.settings import load_settings
+from paperkg.orchestrate.export import ExportFormat
+from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
 EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 2 bad usage, missing input or "
               "setting · 3 finished, but some input records were skipped · 4 Neo4j unreachable or refused · "
@@ -72,34 +73,8 @@ app = typer.Typer(
     add_completion=False,
 )
 
-class ExportFormat(str, Enum):
-    """Formats of `paperkg export`."""
-
-    GRAPHML = "graphml"
-    GEXF = "gexf"
-    JSON = "json"
-    CSV = "csv"
-    VOSVIEWER = "vosviewer"
-
-
 GraphArgument = Annotated[Path, typer.Argument(
     help="A saved graph: graph.json, graph.graphml, or the build's output folder.", show_default=False)]
-
-
-class SizeBy(str, Enum):
-    """Entity size in graph.html."""
-
-    PAPERS = "papers"
-    DEGREE = "degree"
-    PAGERANK = "pagerank"
-
-
-class ColourBy(str, Enum):
-    """Node colour in the views: by type, Louvain community, or mean publication year."""
-
-    TYPE = "type"
-    COMMUNITY = "community"
-    YEAR = "year"
 
 
 def _show_version(value: bool) -> None:
@@ -161,39 +136,27 @@ def build(
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
-    from paperkg.build import BuildOptions, ExtractSettings, run_build
+    from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
+    from paperkg.orchestrate.report import print_build
+    from paperkg.orchestrate.run import ExtractSettings
 
-    if not output.exists() and not names_folder(output):  # an existing file: the output folder check says so
-        raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
-                           f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
-                           ExitCode.USAGE)
+    check_build_folder(output)
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
-                           extract=extract_settings, thesaurus=thesaurus, size_by=size_by.value,
-                           colour_by=colour_by.value)
+                           extract=extract_settings, thesaurus=thesaurus,
+                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
     summary = run_build(options, err)
-    out = Console()
     print_warnings(summary.warnings)
-    if not summary.written:
-        if summary.papers_skipped:
-            out.print(f"0 new papers read ({summary.papers_skipped} already in the graph); the outputs in "
-                      f"{escape(str(output))} are unchanged")
-        else:
-            err.print(f"no papers read from {escape(', '.join(map(str, inputs)))}; nothing written: the outputs "
-                      f"in {escape(str(output))} are as they were")
-            raise typer.Exit(ExitCode.INPUT_WARNINGS)
-    else:
-        out.print(f"[bold]{summary.papers_new}[/] new papers read ({summary.papers_skipped} already in the graph), "
-                  f"{summary.papers_total} papers in the graph, {summary.seconds:.1f} s")
-        out.print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in summary.steps.items()),
-                  soft_wrap=True)
-        out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
-        out.print(f"wrote build {summary.build_id}: " + escape(", ".join(str(p) for p in summary.written)))
-        if target is not None:
-            cli_neo4j.push(output / "graph.json", target)
+    print_build(summary, inputs, output, Console(), err)
+    if not summary.written and not summary.papers_skipped:
+        raise typer.Exit(ExitCode.INPUT_WARNINGS)
+    if target is not None and summary.graph is not None:  # the graph just written, not read back from disk
+        from paperkg.orchestrate.neo4j import push_to_neo4j
+
+        push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"))
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
@@ -217,30 +180,23 @@ def extract(
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
-    from paperkg.build import ExtractSettings, run_extract
+    from paperkg.orchestrate.build import extraction_target, run_extract
+    from paperkg.orchestrate.report import print_extraction
+    from paperkg.orchestrate.run import ExtractSettings
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict)
+    target = extraction_target(output, dask is not None)
     if dask:
-        from paperkg.dask_extract import run_dask_extract
+        from paperkg.orchestrate.dask_extract import run_dask_extract
 
-        target = output or Path("out/shards")
-        if not target.exists() and not names_folder(target):
-            raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
-                               f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
-        target = output or Path("out/extractions.jsonl")
-        target = target / "extractions.jsonl" if names_folder(target) else target
         count, warnings = run_extract(inputs, target, extract_settings, err)
     print_warnings(warnings)
-    if not count:
-        err.print(f"no papers read from {escape(', '.join(map(str, inputs)))}; {escape(str(target))} was not "
-                  "written")
-        raise typer.Exit(ExitCode.INPUT_WARNINGS)
-    err.print(f"{count} papers -> {escape(str(target))}")
-    if warnings:
+    print_extraction(count, inputs, target, err)
+    if warnings or not count:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
 
@@ -262,7 +218,7 @@ def export(
 ) -> None:
     """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
     as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
-    from paperkg.cli_export import export_target, write_export
+    from paperkg.orchestrate.export import export_target, write_export
 
     chosen, target = export_target(graph_file, format and format.value, output, entity_map)
     for path in write_export(graph_file, chosen, target, entity_map):
@@ -278,29 +234,19 @@ def stats(
     """Counts per node and edge type and the most-connected entities of a saved graph."""
     import json
 
-    from rich.table import Table
-
     from paperkg.graph.exports import read_graph
     from paperkg.graph.summary import graph_summary
+    from paperkg.orchestrate.report import stats_tables
 
     result = graph_summary(read_graph(graph_file), top)
     if as_json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return
-    out = Console()
-    out.print(count_table("Nodes", result["nodes"]), count_table("Edges", result["edges"]))
-    table = Table("entity", "type", "acronym", "papers", title=f"Top {top} entities by papers")
-    for row in result["top"]:
-        table.add_row(escape(row["name"]), row["label"], escape(row["acronym"] or ""), str(row["papers"]))
-    out.print(table)
+    Console().print(*stats_tables(result, top))
 
 
-cli_eval.register(app)
-cli_train.register(app)
-cli_neo4j.register(app)
-cli_view.register(app)
-cli_thesaurus.register(app)
-cli_trends.register(app)
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends):
+    _commands.register(app)
 
 
 def _usage_line(error: typer.TyperException) -> str:

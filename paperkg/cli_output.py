@@ -1,29 +1,21 @@
-"""What the CLI commands print (one console for messages on stderr, tables, warnings) and the one
-rule every command reads -o by."""
+"""What the CLI commands share: one console for messages on stderr, the input warnings, common arguments."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 err = Console(stderr=True, soft_wrap=True)  # a message stays one line, whatever the width
 MAX_WARNINGS_SHOWN = 20
-
-
-def names_folder(path: Path) -> bool:
-    """-o names a folder when it is one, ends with a separator or has no file extension; else a file."""
-    return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
-
-
-def count_table(title: str, counts: dict[str, int]) -> Table:
-    """A two-column table of counts."""
-    table = Table("type", "count", title=title)
-    for name, count in counts.items():
-        table.add_row(name, str(count))
-    return table
+SavedGraphArgument = Annotated[Path, typer.Argument(
+    help="graph.json (or graph.graphml, or the output folder) from paperkg build.")]
+TypesOption = Annotated[list[str], typer.Option(
+    "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")]
 
 
 def print_warnings(warnings: Sequence[object]) -> None:

@@ -8,7 +8,6 @@ import typer
 from rich.markup import escape
 
 from paperkg.cli_output import err
-from paperkg.core.errors import ExitCode, PaperkgError
 
 EXAMPLE = ("Example:\n\n  paperkg thesaurus out/graph.json -o thesaurus.tsv\n\n"
            "  (edit it, then: paperkg build --from-extractions out/extractions.jsonl -o out/ "
@@ -27,14 +26,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the merges the build made and candidate merges it did not, in the --thesaurus format
         (VOSviewer's 'label<TAB>replace by'), to review, edit and rebuild with."""
-        from paperkg.core.atomic import atomic_write_text
-        from paperkg.graph.exports import read_graph
-        from paperkg.graph.thesaurus_review import thesaurus_text
+        from paperkg.orchestrate.export import write_thesaurus
 
-        if output.is_dir():
-            raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
-                               ExitCode.USAGE)
-        text = thesaurus_text(read_graph(graph_file))
-        atomic_write_text(output, text)
-        made = sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))
+        made = write_thesaurus(graph_file, output)
         err.print(f"wrote {escape(str(output))}: {made} active merge rows, candidates commented")

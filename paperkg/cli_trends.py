@@ -4,18 +4,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
-from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.viz.options import ENTITY_TYPES
-
-if TYPE_CHECKING:
-    from paperkg.graph.trends import EntityTrend, Trends
+from paperkg.cli_output import SavedGraphArgument, TypesOption
 
 EXAMPLES = ("Examples:\n\n  paperkg trends out/graph.json\n\n"
             "  paperkg trends out/graph.json --type Method --since 2015 --top 10\n\n"
@@ -23,82 +18,12 @@ EXAMPLES = ("Examples:\n\n  paperkg trends out/graph.json\n\n"
             "  paperkg trends out/graph.json -o out/trends.html")
 
 
-def check_trend_options(types: list[str], top: int, window: int, min_papers: int,
-                        since: int | None, until: int | None) -> None:
-    """Usage errors for options trends cannot use, before the graph is read."""
-    unknown = sorted(set(types) - set(ENTITY_TYPES))
-    if unknown:
-        raise PaperkgError(f"--type must be among {', '.join(ENTITY_TYPES)}, not {', '.join(unknown)}.")
-    for option, value in (("--top", top), ("--window", window), ("--min-papers", min_papers)):
-        if value < 1:
-            raise PaperkgError(f"{option} must be 1 or more, not {value}.")
-    if since is not None and until is not None and since > until:
-        raise PaperkgError(f"--since {since} is after --until {until}.")
-
-
-def reported(trends: Trends, types: list[str], top: int) -> dict[str, list[EntityTrend]]:
-    """The lists the tables and the JSON show: the top bursts, risers and fallers."""
-    return {"bursts": trends.bursts(top, types), "rising": trends.rising(top, types),
-            "fading": trends.fading(top, types)}
-
-
-def report(trends: Trends, types: list[str], top: int) -> dict[str, object]:
-    """The JSON report: years, the top bursts, risers and fallers, and the records of the entities they name."""
-    lists = reported(trends, types, top)
-    named = {entity.key: trends.entities[entity.key] for chosen in lists.values() for entity in chosen}
-    return {**trends.to_dict(named[key] for key in sorted(named)),
-            **{name: [entity.key for entity in chosen] for name, chosen in lists.items()}}
-
-
-def tables(trends: Trends, types: list[str], top: int) -> list[Table]:
-    """The three terminal tables: strongest bursts, steepest risers, steepest fallers."""
-    burst_table = Table("entity", "type", "first", "papers", "burst", "strength",
-                        title=f"Strongest bursts (Kleinberg, s={trends.parameters['s']:g}, "
-                              f"gamma={trends.parameters['gamma']:g})")
-    for entity in trends.bursts(top, types):
-        burst = entity.strongest_burst
-        assert burst is not None
-        burst_table.add_row(escape(entity.name), entity.type, str(entity.first_year), f"{entity.papers:,}",
-                            f"{burst.start}-{burst.end}", f"{burst.strength:.2f}")
-    start, end = trends.window
-    result = [burst_table]
-    for title, chosen in ((f"Rising {start}-{end}", trends.rising(top, types)),
-                          (f"Fading {start}-{end}", trends.fading(top, types))):
-        table = Table("entity", "type", "first", "papers", f"share {start}", f"share {end}", "pp/yr",
-                      title=f"{title}: share of each year's papers, least-squares slope in percentage points a year; "
-                            f"papers in {start}-{end}")
-        for entity in chosen:
-            table.add_row(escape(entity.name), entity.type, str(entity.first_year),
-                          f"{_papers_between(entity, start, end):,}", _percent(entity.share(start)),
-                          _percent(entity.share(end)), f"{entity.slope:+.3f}")
-        result.append(table)
-    return result
-
-
-def summary(trends: Trends, graph_file: Path) -> str:
-    """One line: the years, papers and how many entities were followed."""
-    undated = f"; {trends.undated:,} papers without a year left out" if trends.undated else ""
-    return (f"{graph_file}: {sum(trends.year_papers):,} papers {trends.years[0]}-{trends.years[-1]}, "
-            f"{len(trends.entities):,} entities{undated}.")
-
-
-def _papers_between(entity: EntityTrend, start: int, end: int) -> int:
-    return sum(point.papers for point in entity.years if start <= point.year <= end)
-
-
-def _percent(share: float) -> str:
-    return f"{100 * share:.2f}%"
-
-
 def register(app: typer.Typer) -> None:
     """Add `trends` to the paperkg command."""
     @app.command("trends", epilog=EXAMPLES)
     def trends_command(
-        graph_file: Annotated[Path, typer.Argument(
-            help="graph.json (or graph.graphml, or the output folder) from paperkg build.")],
-        types: Annotated[list[str], typer.Option(
-            "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")
-        ] = [],  # noqa: B006 - typer reads the default
+        graph_file: SavedGraphArgument,
+        types: TypesOption = [],  # noqa: B006 - typer reads the default
         since: Annotated[Optional[int], typer.Option(help="First year to follow (default: the graph's first).")] = None,
         until: Annotated[Optional[int], typer.Option(help="Last year to follow (default: the graph's last).")] = None,
         top: Annotated[int, typer.Option(help="Entities per list.")] = 25,
@@ -113,26 +38,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
         from paperkg.graph.exports import graph_path
-        from paperkg.graph.trends import add_papers, compute_trends
-        from paperkg.graph.trends_file import read_occurrences
+        from paperkg.orchestrate.trends import check_trend_options, graph_trends, report, summary, tables
 
-        check_trend_options(types, top, window, min_papers, since, until)
-        if output is not None and output.suffix.lower() != ".html" and output.exists() and not output.is_dir():
-            raise PaperkgError(f"-o {output}: name an .html file or a folder for trends.html.", ExitCode.USAGE)
+        check_trend_options(types, top, window, min_papers, since, until, output)
         graph_file = graph_path(graph_file)
-        occurrences = read_occurrences(graph_file)
-        trends = compute_trends(occurrences, since=since, until=until, window=window, min_papers=min_papers,
-                                with_papers=False)
-        keys = {entity.key for chosen in reported(trends, types, top).values() for entity in chosen}
-        if output is not None:  # the page's module (and the view code it imports) only when a page is asked for
-            from paperkg.viz.trends_page import shown_keys
-
-            keys |= shown_keys(trends, types, top)
-        trends = add_papers(trends, occurrences, sorted(keys))
-        if not trends.years:
-            span = f" in {since or '...'}-{until or '...'}" if since or until else ""
-            raise PaperkgError(f"{graph_file}: no paper has a year{span}; trends need the papers' years "
-                               "(a `year` field in the input).")
+        trends = graph_trends(graph_file, types=types, top=top, since=since, until=until, window=window,
+                              min_papers=min_papers, page=output is not None)
         if as_json:
             json.dump(report(trends, types, top), sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")

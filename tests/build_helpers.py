@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cli_helpers import CORPUS, ROOT
 
-from paperkg.build import OUTPUTS
+from paperkg.orchestrate.build import OUTPUTS
 from paperkg.core.manifest import MANIFEST
 
 OUTPUT_NAMES = (*OUTPUTS, MANIFEST)

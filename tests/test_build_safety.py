@@ -57,7 +57,7 @@ def test_abstract_over_the_size_limit_is_skipped_and_the_rest_built(tmp_path):
 
 
 def test_output_naming_a_file_is_refused_before_any_work(tmp_path, monkeypatch):
-    monkeypatch.setattr("paperkg.parallel.extract_lines", _no_extraction)
+    monkeypatch.setattr("paperkg.orchestrate.parallel.extract_lines", _no_extraction)
     target = tmp_path / "graph.json"
     target.write_text("{}")
     result = _build(str(CORPUS), "-o", str(target), check=False)

@@ -86,7 +86,7 @@ def test_term_layer_keeps_model_spans_and_adds_rule_spans_in_scierc_labels():
     doc.ents = [Span(doc, 0, 3, label="Task")]
     doc.spans["lexicon"] = [Span(doc, 1, 3, label="Task"), Span(doc, 6, 7, label="Metric")]
     doc.spans["cue_datasets"] = [Span(doc, 4, 5, label="Dataset")]
-    layer = TermLayer("terms", ["lexicon", "cue_datasets"], "head_nouns.tsv")
+    layer = TermLayer("terms", False, ("lexicon", "cue_datasets"), "head_nouns.tsv")
     layer.initialize()
     layer(doc)
     assert predicted_entities(doc) == [(0, 3, "Task"), (4, 5, "Material"), (6, 7, "Metric")]

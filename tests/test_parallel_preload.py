@@ -1,4 +1,4 @@
-"""--jobs workers fork from a fork server that loaded the pipeline: they start with it in paperkg.api's
+"""--jobs workers fork from a fork server that loaded the pipeline: they start with it in extract/pipeline_cache.py's
 cache (no load of their own), and the server is gone when extraction ends."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from paperkg import parallel
+from paperkg.orchestrate import parallel
 
 pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
                                 reason="no fork server on this platform")
@@ -19,11 +19,11 @@ pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_star
 PROBE = """
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import forkserver
-from paperkg import parallel
+from paperkg.orchestrate import parallel
 
 def cached_pipelines():
-    from paperkg import api
-    return api._pipeline.cache_info().currsize
+    from paperkg.extract import pipeline_cache
+    return pipeline_cache._pipeline.cache_info().currsize
 
 if __name__ == "__main__":
     context = parallel._worker_context()
@@ -58,7 +58,8 @@ NO_SPACY_PROBE = """
 import sys
 from pathlib import Path
 from rich.console import Console
-from paperkg.build import BuildOptions, ExtractSettings, run_build
+from paperkg.orchestrate.build import BuildOptions, run_build
+from paperkg.orchestrate.run import ExtractSettings
 
 if __name__ == "__main__":
     folder = Path(sys.argv[1])

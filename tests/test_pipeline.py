@@ -1,10 +1,12 @@
-"""The extraction pipeline as one spaCy unit: its config holds every setting, it saves and reloads
-with its data files, and a saved copy loads with plain spacy.load() in a fresh process."""
+"""The extraction pipeline as one spaCy unit: its config wires the components by span-group names
+and overrides only what differs from the factories' defaults, it saves and reloads with its data
+files, and a saved copy loads with plain spacy.load() in a fresh process."""
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 
 import pytest
 import spacy
@@ -12,9 +14,10 @@ from spacy.language import Language
 from spacy.util import load_config
 
 from paperkg.api import load_pipeline
+from paperkg.ingest.readers import read_records
 from paperkg.core.schema import PaperRecord
 from paperkg.extract.extraction import extract
-from paperkg.extract.pipeline import PIPELINE_CONFIG
+from paperkg.extract.pipeline import DEFAULT_MODEL, PIPELINE_CONFIG, term_layer
 
 from cli_helpers import CORPUS
 
@@ -59,14 +62,60 @@ def test_saved_pipeline_loads_in_a_fresh_process_through_the_entry_points(saved)
     assert result.stdout.strip() == "['FooNet', 'image classification']"
 
 
-def test_the_config_file_sets_every_setting_of_every_paperkg_component():
+def test_the_config_file_sets_only_the_span_wiring_and_what_differs_from_the_defaults():
     config = load_config(PIPELINE_CONFIG, interpolate=False)
     for name in config["nlp"]["pipeline"]:
         block = config["components"][name]
-        if not str(block.get("factory", "")).startswith("paperkg_"):
+        if "factory" not in block:
             continue
         defaults = Language.get_factory_meta(block["factory"]).default_config
-        assert set(block) - {"factory"} == set(defaults), name
+        for setting, value in block.items():
+            assert setting == "factory" or "${spans." in str(value) or value != defaults[setting], (name, setting)
+
+
+def test_every_span_key_setting_of_the_pipeline_is_wired_through_the_spans_section():
+    components = load_pipeline().config["components"]
+    keys = {(name, setting): value for name, block in components.items() for setting, value in block.items()
+            if setting.endswith(("_key", "_keys")) and value is not None}
+    assert ("paperkg_entities", "lexicon_key") in keys and ("relation_model", "entities_key") in keys
+    assert all("${spans." in str(value) for value in keys.values()), keys
+
+
+def test_the_trained_components_share_the_tok2vec_through_its_listener(saved):
+    assert load_pipeline().get_pipe("tok2vec").listening_components == ["types_ner"]
+    assert spacy.load(saved).get_pipe("tok2vec").listening_components == ["types_ner"]
+
+
+def test_the_shipped_model_folder_loads_on_its_own():
+    nlp = spacy.load(DEFAULT_MODEL)
+    assert nlp.pipe_names == ["tok2vec", "types_ner", "ner", "relation_model"]
+    doc = nlp("We evaluate it on ImageNet.")
+    assert {span.label_ for span in doc.spans["types"]} <= {"Method", "Task", "Dataset", "Metric"}
+    assert doc._.paperkg_relations == [] and nlp.get_pipe("relation_model").entities_key == "entities"
+
+
+def _renamed(keys: Iterable[str]) -> dict[str, str]:
+    return {f"spans.{key}": f"renamed_{key}" for key in keys}
+
+
+def test_a_renamed_lexicon_group_keeps_the_lexicon_entities(saved):
+    text = "We propose FooNet for machine translation and evaluate it on ImageNet and CIFAR-10 against BERT."
+    renamed, default = spacy.load(saved, config=_renamed(["lexicon"]))(text), load_pipeline()(text)
+    assert "renamed_lexicon" in renamed.spans and "lexicon" not in renamed.spans
+    assert [e.text for e in renamed.spans["entities"]] == [e.text for e in default.spans["entities"]]
+    assert {"BERT", "machine translation"} <= {e.text for e in renamed.spans["entities"]}
+
+
+@pytest.mark.slow
+def test_renaming_every_span_group_gives_the_same_extractions_on_the_example_corpus(saved):
+    keys = load_config(PIPELINE_CONFIG)["spans"]
+    nlp = spacy.load(saved, config=_renamed(keys))
+    with term_layer(nlp):
+        groups = set(nlp("We propose FooNet (FN), evaluated on the ImageNet dataset like BERT.").spans)
+    assert groups == set(_renamed(keys).values())
+    papers = list(read_records(CORPUS))
+    assert len(papers) > 50
+    assert [e.to_json() for e in extract(nlp, papers)] == [e.to_json() for e in extract(load_pipeline(), papers)]
 
 
 def test_components_declare_what_they_assign_and_require():

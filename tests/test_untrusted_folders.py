@@ -11,7 +11,7 @@ import pytest
 from build_helpers import example_papers, folder_bytes, write_papers
 from cli_helpers import run_cli
 
-from paperkg.build import OUTPUTS
+from paperkg.orchestrate.build import OUTPUTS
 from paperkg.core.manifest import OUTPUT_FILES, is_output_name
 
 BAD_NAMES = ["../victim.txt", "{victim}", "sub/graph.json", "..", ".", "", "graph.json/..", "manifest.json",

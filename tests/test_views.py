@@ -22,6 +22,7 @@ from paperkg.viz.labels import DRAW_THRESHOLD, label_fonts
 from paperkg.viz.layout import force_layout
 from paperkg.viz.selection import focus_entities, resolve_entity, select_entities, thin_links
 from paperkg.viz.style import RELATION_STYLES, SHARED_PAPERS, year_colour
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.views import render_focus, render_views
 
 
@@ -62,7 +63,7 @@ def _data(page: str) -> dict:
 
 
 def _views(tmp_path: Path, graph: nx.MultiDiGraph, **options) -> tuple[str, str]:
-    written = render_views(graph, tmp_path, **options)
+    written = render_views(graph, tmp_path, ViewOptions(**options))
     assert [path.name for path in written] == ["graph.html", "papers.html"]
     return tuple(path.read_text(encoding="utf-8") for path in written)
 
@@ -267,12 +268,17 @@ def test_unknown_focus_names_and_bad_numbers_are_usage_errors() -> None:
     index = index_entities(sample_graph())
     with pytest.raises(PaperkgError, match="no entity has that name.*Close matches: ImageNet"):
         resolve_entity(index, "ImageNett")
-    with pytest.raises(PaperkgError, match="--depth must be 0 or more"):
-        focus_entities(index, "method:sira", depth=-1)
-    with pytest.raises(PaperkgError, match="--max-nodes must be 1 or more"):
-        select_entities(index, max_nodes=0)
-    with pytest.raises(PaperkgError, match="--min-papers must be 1 or more"):
-        select_entities(index, min_papers=0)
+    for options, message in (({"depth": -1}, "--depth must be 0 or more"),
+                             ({"max_nodes": 0}, "--max-nodes must be 1 or more"),
+                             ({"min_papers": 0}, "--min-papers must be 1 or more"),
+                             ({"hub_degree": -1}, "--hub-degree must be 0")):
+        with pytest.raises(PaperkgError, match=message):
+            ViewOptions(**options)
+
+
+def test_view_options_are_spelled_canonically_once() -> None:
+    options = ViewOptions(size_by="PageRank", colour_by="Community", types=("METHOD", "task"))
+    assert (options.size_by, options.colour_by, options.types) == ("pagerank", "community", ("Method", "Task"))
 
 
 @pytest.mark.parametrize("options, message", [({"size_by": "betweenness"}, "--size-by must be one of"),
@@ -280,12 +286,12 @@ def test_unknown_focus_names_and_bad_numbers_are_usage_errors() -> None:
                                               ({"types": ["Author"]}, "--type must be among")])
 def test_unknown_choices_are_user_errors(tmp_path: Path, options: dict, message: str) -> None:
     with pytest.raises(PaperkgError, match=message):
-        render_views(sample_graph(), tmp_path, **options)
+        render_views(sample_graph(), tmp_path, ViewOptions(**options))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_focus_view_opens_on_its_entity(tmp_path: Path) -> None:
-    key = render_focus(dated_graph(), tmp_path / "focus.html", "LLM", depth=1)
+    key = render_focus(dated_graph(), tmp_path / "focus.html", "LLM", ViewOptions(depth=1))
     data = _data((tmp_path / "focus.html").read_text(encoding="utf-8"))
     assert key == data["focus"] == "method:llms"
     assert "method:llms" in {node["id"] for node in data["nodes"]}

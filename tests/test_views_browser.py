@@ -12,6 +12,7 @@ import pytest
 from browser import PageLog, open_page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, synthetic_field
 
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.views import render_views
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ SHOWN_KINDS = "window.paperkgView.nodeView.get().map(n => n.kind)"
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("hostile")
-    render_views(hostile_graph(), out, title="<b>corpus</b>")
+    render_views(hostile_graph(), out, ViewOptions(title="<b>corpus</b>"))
     return out
 
 
@@ -185,7 +186,7 @@ def test_papers_view_panel_on_click(context: BrowserContext, dated: Path) -> Non
 
 
 def test_folded_entities_are_found_and_say_how_to_draw_them(context: BrowserContext, tmp_path: Path) -> None:
-    render_views(synthetic_field(300, 900, seed=4), tmp_path, max_nodes=100)
+    render_views(synthetic_field(300, 900, seed=4), tmp_path, ViewOptions(max_nodes=100))
     page, log = open_page(context, tmp_path / "graph.html")
     assert "200 folded away" in page.inner_text("#legend")
     folded = json.loads((tmp_path / "graph.html").read_text().split('type="application/json">')[1]

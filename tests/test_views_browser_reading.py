@@ -10,6 +10,7 @@ import pytest
 from browser import PageLog, open_page
 from view_fixtures import HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph, synthetic_field
 
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.views import render_focus, render_views
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def test_clusters_are_named_in_the_legend_and_on_the_map(context: BrowserContext
 
 
 def test_a_focus_view_opens_centred_on_its_entity(context: BrowserContext, tmp_path: Path) -> None:
-    render_focus(hub_graph(), tmp_path / "focus.html", "near", depth=2)
+    render_focus(hub_graph(), tmp_path / "focus.html", "near", ViewOptions(depth=2))
     page, log = open_page(context, tmp_path / "focus.html")
     x, y, width, height = page.evaluate("""(() => {
         const view = window.paperkgView.network, id = 'method:near';
@@ -181,7 +182,7 @@ def test_a_papers_panel_lists_its_entities_by_role_and_marks_them(context: Brows
 
 
 def test_corpus_text_stays_text_in_clusters_links_and_paper_panels(context: BrowserContext, tmp_path: Path) -> None:
-    render_views(hostile_graph(), tmp_path, colour_by="community")
+    render_views(hostile_graph(), tmp_path, ViewOptions(colour_by="community"))
     page, log = open_page(context, tmp_path / "papers.html")
     page.evaluate("window.paperkgView.open('paper:feedfacefeedface')")
     page.wait_for_selector("#panel:not([hidden])")

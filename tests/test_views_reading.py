@@ -15,7 +15,7 @@ from paperkg.graph.exports import write_json
 from paperkg.viz import papers_page
 from paperkg.viz.clusters import MIN_CLUSTER, OTHER, named_clusters
 from paperkg.viz.entity_map import index_entities
-from paperkg.viz.options import FOCUS_MAX_NODES, YEAR_MIN_PAPERS
+from paperkg.viz.options import FOCUS_MAX_NODES, YEAR_MIN_PAPERS, ViewOptions
 from paperkg.viz.papers_page import plan_papers
 from paperkg.viz.selection import focus_entities, select_entities
 from paperkg.viz.style import CLUSTER_PALETTE, NO_COMMUNITY_COLOUR
@@ -53,7 +53,7 @@ def test_clusters_are_named_by_the_terms_most_tied_inside_them() -> None:
 
 
 def test_many_clusters_get_distinct_colours_and_the_rest_is_other(tmp_path: Path) -> None:
-    render_views(synthetic_field(400, 900, seed=2), tmp_path, colour_by="community")
+    render_views(synthetic_field(400, 900, seed=2), tmp_path, ViewOptions(colour_by="community"))
     data = _data(tmp_path / "graph.html")
     named = [row for row in data["clusters"] if row["name"] != OTHER]
     assert 2 <= len(named) <= len(CLUSTER_PALETTE)
@@ -85,7 +85,7 @@ def test_a_focus_keeps_what_is_closest_to_it_by_personalised_pagerank() -> None:
 
 
 def test_a_focus_view_is_centred_on_its_entity(tmp_path: Path) -> None:
-    render_focus(hub_graph(), tmp_path / "focus.html", "near", depth=2)
+    render_focus(hub_graph(), tmp_path / "focus.html", "near", ViewOptions(depth=2))
     data = _data(tmp_path / "focus.html")
     [node] = [node for node in data["nodes"] if node["id"] == data["focus"] == "method:near"]
     assert (node["x"], node["y"]) == (0.0, 0.0)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 # (fork server, workers, resource tracker) to a file, then SIGKILL the build.
 _PATCH = '''
 from pathlib import Path
-import paperkg.parallel as parallel
+import paperkg.orchestrate.parallel as parallel
 
 def descendants(root):
     children = {}

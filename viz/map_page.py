@@ -70,11 +70,8 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
     clusters = named_clusters(links, {node: str(graph.nodes[node].get("name", node)) for node in nodes},
                               {node: index.paper_count(node) for node in nodes})
     in_cluster = cluster_of(clusters)
-    colours = {
-        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
-        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
-        "year": [year_colour(overlay_year(index, node, years[node]), first, last) for node in nodes],
-    }
+    colours = node_colours(graph, nodes, in_cluster, {node: overlay_year(index, node, years[node]) for node in nodes},
+                           (first, last))
     where = {node: i for i, node in enumerate(nodes)}
     table = PaperTable(graph)
     panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
@@ -86,15 +83,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         "color": colours[colour_by][i], "kind": str(graph.nodes[node].get("label")),
         "papers": index.paper_count(node), "years": [[y, n] for y, n in index.year_counts(node).items()],
     } for i, node in enumerate(nodes)]
-    max_papers = max((data["papers"] for *_, data in links.edges(data=True)), default=1)
-    vis_edges, edge_panels = [], {}
-    for source, target, data in sorted(links.edges(data=True), key=lambda e: (e[0], e[1])):
-        edge = _map_edge(source, target, data, max_papers)
-        vis_edges.append(edge)
-        shared = set(index.papers_of[source]).intersection(index.papers_of[target])
-        edge_panels[edge["id"]] = link_panel(graph, (source, target), shared,
-                                             [kind for kind in data["kinds"] if kind != SHARED_PAPERS],
-                                             data["papers"], table)
+    vis_edges, edge_panels = _map_edges(index, links, table)
     return PageData(
         view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
@@ -106,6 +95,31 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
         entity_total=len(selection.nodes) + len(selection.left_out),
         folded=folded_entries(graph, selection.left_out, index.paper_count),
         physics=False)
+
+
+def node_colours(graph: nx.MultiDiGraph, nodes: list[str], in_cluster: dict[str, Cluster],
+                 overlay: dict[str, float | None], span: tuple[int | None, int | None]) -> dict[str, list[str]]:
+    """Each node's colour under each scheme: its type, its named cluster, its year overlay over `span`."""
+    return {
+        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
+        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
+        "year": [year_colour(overlay[node], *span) for node in nodes],
+    }
+
+
+def _map_edges(index: EntityIndex, links: nx.Graph, table: PaperTable) -> tuple[list[dict[str, Any]],
+                                                                                dict[str, dict[str, Any]]]:
+    """The map's links, in (source, target) order, and the side panel of each, by link id."""
+    max_papers = max((data["papers"] for *_, data in links.edges(data=True)), default=1)
+    vis_edges, edge_panels = [], {}
+    for source, target, data in sorted(links.edges(data=True), key=lambda e: (e[0], e[1])):
+        edge = _map_edge(source, target, data, max_papers)
+        vis_edges.append(edge)
+        shared = set(index.papers_of[source]).intersection(index.papers_of[target])
+        edge_panels[edge["id"]] = link_panel(index.graph, (source, target), shared,
+                                             [kind for kind in data["kinds"] if kind != SHARED_PAPERS],
+                                             data["papers"], table)
+    return vis_edges, edge_panels
 
 
 SIZE_WORDS = {"papers": "papers mentioning the entity", "degree": "links on this map",

@@ -1,15 +1,35 @@
-"""What a view can be asked for, checked before any graph is read (no heavy imports: the CLI uses it)."""
+"""What a view can be asked for, checked once before any graph is read (no heavy imports: the CLI uses it)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import ENTITY_LABELS
 
 MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
 FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
-SIZE_METRICS = ("papers", "degree", "pagerank")
-COLOUR_SCHEMES = ("type", "community", "year")
+
+
+class SizeBy(str, Enum):
+    """Entity size in the map: papers, degree or PageRank."""
+
+    PAPERS = "papers"
+    DEGREE = "degree"
+    PAGERANK = "pagerank"
+
+
+class ColourBy(str, Enum):
+    """Node colour in the views: by type, Louvain community, or mean publication year."""
+
+    TYPE = "type"
+    COMMUNITY = "community"
+    YEAR = "year"
+
+
+SIZE_METRICS = tuple(metric.value for metric in SizeBy)
+COLOUR_SCHEMES = tuple(scheme.value for scheme in ColourBy)
 MIN_RELATION_CONFIDENCE = 0.5  # the map draws a typed relation when its best sentence is at least this sure
 ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
 
@@ -20,6 +40,38 @@ def canonical_choice(value: str, choices: Iterable[str]) -> str:
 YEAR_MIN_PAPERS = 3         # the year overlay colours only entities in at least this many papers (the legend says so)
 HUB_DEGREE = 50             # --hub-degree: a focus view reaches entities with more neighbours, not through them
 FOCUS_MAX_NODES = 150       # without --max-nodes, a focus view keeps this many, ranked by personalised PageRank
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """Every option of a view, spelled canonically and checked once, when made (build and `paperkg view`
+    make one; the views only read it). `max_nodes` None: the default fold (FOLD_ABOVE, or with a focus
+    FOCUS_MAX_NODES); `depth` and `hub_degree` are read by focus views only."""
+
+    size_by: str = SizeBy.PAPERS.value
+    colour_by: str = ColourBy.TYPE.value
+    types: tuple[str, ...] = ()
+    min_papers: int = 1
+    max_nodes: int | None = None
+    title: str | None = None  # None: the command names the page after its input
+    depth: int = 2
+    hub_degree: int = HUB_DEGREE
+
+    def __post_init__(self) -> None:
+        canonical = {"size_by": canonical_choice(self.size_by, SIZE_METRICS),
+                     "colour_by": canonical_choice(self.colour_by, COLOUR_SCHEMES),
+                     "types": tuple(canonical_choice(name, ENTITY_TYPES) for name in self.types)}
+        for name, value in canonical.items():
+            object.__setattr__(self, name, value)
+        check_options(self.size_by, self.colour_by, self.types)
+        check_limits(depth=self.depth, min_papers=self.min_papers, max_nodes=self.max_nodes,
+                     hub_degree=self.hub_degree)
+
+
+    @property
+    def heading(self) -> str:
+        """The page title: the one given, else paperkg's name."""
+        return self.title or "paperkg"
 
 
 def check_options(size_by: str, colour_by: str, types: Iterable[str] | None = None) -> None:
@@ -44,3 +96,6 @@ def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None =
         raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
     if max_nodes is not None and max_nodes < 1:
         raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
+
+
+DEFAULT_VIEW = ViewOptions()

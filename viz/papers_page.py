@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
-from paperkg.viz.clusters import Cluster, cluster_colour, cluster_of, named_clusters
+from paperkg.viz.clusters import Cluster, cluster_of, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
-from paperkg.viz.map_page import MAP_HEIGHT, MAP_WIDTH, cluster_legend, node_sizes, overlay_year, short_label
+from paperkg.viz.map_page import (MAP_HEIGHT, MAP_WIDTH, cluster_legend, node_colours, node_sizes, overlay_year,
+                                  short_label)
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
 from paperkg.viz.selection import Selection
-from paperkg.viz.style import node_style, relation_style, year_colour
+from paperkg.viz.style import node_style, relation_style
 
 MAX_PAPERS = 400
 MAX_ENTITIES = 500
@@ -85,11 +87,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
                               {node: index.paper_count(node) for node in entities})
     in_cluster = papers_in_clusters(index, papers, cluster_of(clusters))
     where = {node: i for i, node in enumerate(nodes)}
-    colours = {
-        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
-        "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
-        "year": [year_colour(overlay[node], first, last) for node in nodes],
-    }
+    colours = node_colours(graph, nodes, in_cluster, overlay, (first, last))
     panels = [paper_panel(graph, node, table, where, index.papers_of) if node in is_paper else
               entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     vis_nodes = []
@@ -102,7 +100,26 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
             "papers": 1 if node in is_paper else index.paper_count(node),
             "years": ([[index.years[node], 1]] if node in index.years else []) if node in is_paper
             else [[y, n] for y, n in index.year_counts(node).items()]})
-    vis_edges, edge_panels = [], {}
+    vis_edges, edge_panels = _paper_edges(graph, edges, table)
+    return PageData(
+        view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
+        colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
+        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
+        years=[first, last] if first is not None and last is not None else None, notes=notes,
+        sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
+        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
+        folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
+        + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
+        physics=False)
+
+
+
+def _paper_edges(graph: nx.MultiDiGraph, edges: list[tuple[str, str, str]],
+                 table: PaperTable) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The page's paper-to-entity edges and the side panel of each (its strongest evidence), by edge id."""
+    vis_edges: list[dict[str, Any]] = []
+    edge_panels: dict[str, dict[str, Any]] = {}
     for source, target, key in edges:
         data = graph.edges[source, target, key]
         style = relation_style(key)
@@ -118,17 +135,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
         edge_panels[edge_id] = {"kinds": [style.name],
                                 "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
                                 "evidence": [item[:4] for item in evidence[:MAX_EDGE_EVIDENCE]]}
-    return PageData(
-        view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
-        colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
-        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None and last is not None else None, notes=notes,
-        sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
-        clusters=cluster_legend(clusters, in_cluster, positions, where),
-        entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
-        folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
-        + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
-        physics=False)
+    return vis_edges, edge_panels
 
 
 def _entities(index: EntityIndex, selection: Selection) -> tuple[list[str], list[str]]:

@@ -13,7 +13,7 @@ import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.viz.entity_map import EntityIndex, link_graph
-from paperkg.viz.options import FOCUS_MAX_NODES, HUB_DEGREE, check_limits
+from paperkg.viz.options import FOCUS_MAX_NODES, HUB_DEGREE
 
 MAX_SUGGESTIONS = 5
 
@@ -44,7 +44,6 @@ def focus_entities(index: EntityIndex, focus: str, *, depth: int, hub_degree: in
     focus itself is always expanded. What is reached is ranked by personalised PageRank from the
     focus over the links among it, so the cap keeps what is nearest the focus, not what is biggest.
     """
-    check_limits(depth=depth, hub_degree=hub_degree)
     reached, frontier, hubs = {focus}, {focus}, set()
     for _ in range(depth):
         step = set()
@@ -84,7 +83,6 @@ RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}
 
 def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None, min_papers: int,
               max_nodes: int | None, rank: str, keep: str | None, scope: str) -> Selection:
-    check_limits(min_papers=min_papers, max_nodes=max_nodes)
     wanted = set(types) if types else None
     label = index.graph.nodes
     notes = []

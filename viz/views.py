@@ -1,7 +1,6 @@
 """The views a build writes and `paperkg view` re-renders: graph.html, papers.html and focus views."""
 from __future__ import annotations
 
-from collections.abc import Iterable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex, index_entities
-from paperkg.viz.options import FOCUS_MAX_NODES, FOLD_ABOVE, HUB_DEGREE, MAP_FILE, PAPERS_FILE, check_options
+from paperkg.viz.options import DEFAULT_VIEW, FOCUS_MAX_NODES, FOLD_ABOVE, MAP_FILE, PAPERS_FILE, ViewOptions
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
@@ -18,17 +17,13 @@ from paperkg.viz.papers_page import PapersPlan, papers_page, plan_papers
 from paperkg.viz.selection import Selection, focus_entities, resolve_entity, select_entities
 
 
-def render_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
-                 colour_by: str = "type", types: Iterable[str] | None = None,
-                 min_papers: int = 1, max_nodes: int | None = None) -> list[Path]:
+def render_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions = DEFAULT_VIEW) -> list[Path]:
     """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`.
 
-    Without `max_nodes` the long tail is folded: the FOLD_ABOVE entities in the most papers are
-    drawn; with it, the `max_nodes` entities of highest PageRank.
+    Without `options.max_nodes` the long tail is folded: the FOLD_ABOVE entities in the most papers
+    are drawn; with it, the `max_nodes` entities of highest PageRank.
     """
-    return start_views(graph, out_dir, title=title, size_by=size_by, colour_by=colour_by,
-                       types=types, min_papers=min_papers,
-                       max_nodes=max_nodes).finish()
+    return start_views(graph, out_dir, options).finish()
 
 
 @dataclass
@@ -42,35 +37,33 @@ class PendingViews:
     map_layout: Future[dict[str, tuple[float, float]]]
     papers_layout: Future[dict[str, tuple[float, float]]]
     out_dir: Path
-    title: str
-    size_by: str
-    colour_by: str
+    options: ViewOptions
 
     def finish(self) -> list[Path]:
         """Write papers.html, then graph.html once the map's layout is there (it may still run in a
         worker while papers.html is written); returns their paths."""
         written = [Path(self.out_dir) / MAP_FILE, Path(self.out_dir) / PAPERS_FILE]
-        render_page(papers_page(self.index, self.selection, title=f"{self.title} · papers", colour_by=self.colour_by,
-                                plan=self.papers_plan, positions=self.papers_layout.result()), written[1])
-        render_page(entity_map_page(self.index, self.selection, title=self.title, size_by=self.size_by,
-                                    colour_by=self.colour_by, plan=self.map_plan,
+        options = self.options
+        render_page(papers_page(self.index, self.selection, title=f"{options.heading} · papers",
+                                colour_by=options.colour_by, plan=self.papers_plan,
+                                positions=self.papers_layout.result()), written[1])
+        render_page(entity_map_page(self.index, self.selection, title=options.heading, size_by=options.size_by,
+                                    colour_by=options.colour_by, plan=self.map_plan,
                                     positions=self.map_layout.result()), written[0])
         return written
 
 
-def start_views(graph: nx.MultiDiGraph, out_dir: Path, *, title: str = "paperkg", size_by: str = "papers",
-                colour_by: str = "type", types: Iterable[str] | None = None,
-                min_papers: int = 1, max_nodes: int | None = None,
+def start_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions,
                 layouts: Executor | None = None) -> PendingViews:
     """render_views in two halves: plan both views and lay them out, the map (most of the views'
     time) on `layouts`, a process pool, so that the caller can write other files meanwhile (without
     it, here), the paper view here."""
-    check_options(size_by, colour_by, types)
     index = index_entities(graph)
-    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
-    map_plan, papers_plan = plan_map(index, selection, size_by), plan_papers(index, selection)
+    selection = select_entities(index, types=options.types or None, min_papers=options.min_papers,
+                                **fold(options.max_nodes))
+    map_plan, papers_plan = plan_map(index, selection, options.size_by), plan_papers(index, selection)
     return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
-                        _run(papers_plan.layout(), None), Path(out_dir), title, size_by, colour_by)
+                        _run(papers_plan.layout(), None), Path(out_dir), options)
 
 
 def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[float, float]]]:
@@ -82,26 +75,23 @@ def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[flo
     return done
 
 
-def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, *, depth: int = 2, hub_degree: int = HUB_DEGREE,
-                 title: str = "paperkg", size_by: str = "papers", colour_by: str = "type",
-                 types: Iterable[str] | None = None, min_papers: int = 1,
-                 max_nodes: int | None = None) -> str:
+def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, options: ViewOptions = DEFAULT_VIEW) -> str:
     """Write the entity map around `focus` (name, alias or acronym), centred on it, at `path`; returns its key.
 
-    Without `max_nodes`, the FOCUS_MAX_NODES entities closest to the focus are drawn.
+    Without `options.max_nodes`, the FOCUS_MAX_NODES entities closest to the focus are drawn.
     """
-    check_options(size_by, colour_by, types)
     index = index_entities(graph)
     entity = resolve_entity(index, focus)
-    selection = focus_entities(index, entity, depth=depth, hub_degree=hub_degree, types=types,
-                               min_papers=min_papers, max_nodes=max_nodes or FOCUS_MAX_NODES)
+    selection = focus_entities(index, entity, depth=options.depth, hub_degree=options.hub_degree,
+                               types=options.types or None, min_papers=options.min_papers,
+                               max_nodes=options.max_nodes or FOCUS_MAX_NODES)
     name = graph.nodes[entity].get("name", entity)
-    plan = plan_map(index, selection, size_by)
+    plan = plan_map(index, selection, options.size_by)
     positions = plan.layout(centre=entity).run()
     cx, cy = positions[entity]  # separating circles may have moved it a little
     positions = {node: (round(x - cx, 1) + 0.0, round(y - cy, 1) + 0.0) for node, (x, y) in positions.items()}
-    page = entity_map_page(index, selection, title=f"{title} · {name}", size_by=size_by, colour_by=colour_by,
-                           plan=plan, positions=positions)
+    page = entity_map_page(index, selection, title=f"{options.heading} · {name}", size_by=options.size_by,
+                           colour_by=options.colour_by, plan=plan, positions=positions)
     page.focus = entity
     render_page(page, Path(path))
     return entity

@@ -105,10 +105,10 @@ def paperkg_labeller() -> Callable[[list[list[str]]], list[list[str]]]:
     attribute getters: with English's, Doc(vocab, words=...) computes shape, like_num,
     like_url... for every new word.
     """
-    from paperkg.api import load_pipeline
     from paperkg.extract.acronyms import bio_labels
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
-    component = load_pipeline(rules_only=True).get_pipe("paperkg_acronyms")
+    component = cached_pipeline(rules_only=True).get_pipe("paperkg_acronyms")
     vocab = Vocab()
 
     def label(token_lists: list[list[str]]) -> list[list[str]]:

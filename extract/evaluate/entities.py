@@ -23,6 +23,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ..entities import SPANS_KEY, entities_key
 from .benchmarks import Record, read_benchmark
 
 SCORED = {"scierc": ("Method", "Task", "Metric"), "tdmsci": ("Task", "Dataset", "Metric"),
@@ -75,9 +76,9 @@ def gold_mentions(record: Record, fmt: str) -> list[tuple[int, int, str]]:
     return list(record.spans)
 
 
-def predicted_mentions(doc: Doc, fmt: str, mentions: str) -> list[tuple[int, int, str]]:
-    """The pipeline's entity mentions of a Doc ("nodes": only those that become graph nodes)."""
-    spans = [(s.start, s.end, s.label_) for s in doc.spans.get("entities", [])
+def predicted_mentions(doc: Doc, fmt: str, mentions: str, key: str = SPANS_KEY) -> list[tuple[int, int, str]]:
+    """The pipeline's entity mentions of a Doc, in span group `key` ("nodes": only those that become graph nodes)."""
+    spans = [(s.start, s.end, s.label_) for s in doc.spans.get(key, [])
              if mentions == "all" or s._.paperkg_node]
     return merge_acronym_pairs(spans, [t.text for t in doc]) if fmt == "tdmsci" else spans
 
@@ -127,8 +128,9 @@ def run(nlp: Language, path: Path, fmt: str, *, split: str | None = "dev", menti
     docs = list(nlp.pipe(docs, batch_size=32))
     seconds = time.perf_counter() - started
     gold = [(r.key, s, e, label) for r in records for s, e, label in gold_mentions(r, fmt)]
+    key = entities_key(nlp)
     predicted = [(r.key, s, e, label) for r, doc in zip(records, docs)
-                 for s, e, label in predicted_mentions(doc, fmt, mentions)]
+                 for s, e, label in predicted_mentions(doc, fmt, mentions, key)]
     result = score(gold, predicted, SCORED[fmt])
     words = sum(len(doc) for doc in docs)
     result.update(file=str(path), format=fmt, split=split if fmt == "tdmsci" else None, mentions=mentions,

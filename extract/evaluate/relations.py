@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span
 
 from paperkg.core.schema import SYMMETRIC_REL_TYPES, RelType
 
+from ..entities import SPANS_KEY, entities_key
 from .entities import prf, score_table
 from .relation_benchmarks import ANNOTATED, Arc, RelationRecord, read_relations
 
@@ -28,9 +29,9 @@ RELATION_PIPES = ("paperkg_relations", "relation_model")  # the components that 
 Keyed = tuple[str, Arc]  # (document key, arc)
 
 
-def predicted_arcs(doc: Doc) -> list[Arc]:
-    """The doc's relations as token-offset arcs."""
-    entities = list(doc.spans.get("entities", []))
+def predicted_arcs(doc: Doc, key: str = SPANS_KEY) -> list[Arc]:
+    """The doc's relations as token-offset arcs (heads and tails index the entity span group `key`)."""
+    entities = list(doc.spans.get(key, []))
     return [(entities[r.head].start, entities[r.head].end, entities[r.tail].start, entities[r.tail].end, r.type)
             for r in doc._.paperkg_relations or []]
 
@@ -78,8 +79,9 @@ def process(nlp: Language, records: Sequence[RelationRecord], gold_entities: boo
     relation_pipes = [name for name in RELATION_PIPES if name in nlp.pipe_names]
     with nlp.select_pipes(disable=relation_pipes):
         docs = list(nlp.pipe(docs, batch_size=32))
+    key = entities_key(nlp)
     for doc, r in zip(docs, records):
-        doc.spans["entities"] = [Span(doc, s, e, label=label) for s, e, label in r.entities]
+        doc.spans[key] = [Span(doc, s, e, label=label) for s, e, label in r.entities]
         doc._.paperkg_relations = []
     for name in relation_pipes:
         component = nlp.get_pipe(name)
@@ -98,7 +100,8 @@ def run(nlp: Language, path: Path, fmt: str, *, gold_entities: bool = False, lim
     started = time.perf_counter()
     docs = process(nlp, records, gold_entities)
     seconds = time.perf_counter() - started
-    predicted = [(r.record.key, arc) for r, doc in zip(records, docs) for arc in predicted_arcs(doc)]
+    key = entities_key(nlp)
+    predicted = [(r.record.key, arc) for r, doc in zip(records, docs) for arc in predicted_arcs(doc, key)]
     labels = [kind for kind in RelType if kind in ANNOTATED[fmt]]
     result = score(gold_arcs(records), predicted, labels)
     words = sum(len(doc) for doc in docs)

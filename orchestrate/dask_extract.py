@@ -14,43 +14,36 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
-from paperkg.core.output_folder import OutputTransaction, check_output_folder
-from paperkg.ingest.readers import WarningCollector
-from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.parallel import available_cores, batched, extraction_lines, worker_start_method
+from paperkg.ingest.readers import InputWarning
+from paperkg.orchestrate.inputs import input_set
+from paperkg.orchestrate.parallel import available_cores, batched, extraction_lines, worker_start_method
+from paperkg.orchestrate.run import ExtractSettings, Run
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
 PARTITIONS_PER_WORKER = 2  # partitions in flight per worker: keeps workers busy, bounds client memory
 
 
-def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: str, partition_size: int,
-                     console: Console) -> tuple[int, list]:
+def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings, address: str, partition_size: int,
+                     console: Console) -> tuple[int, list[InputWarning]]:
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
-    from paperkg.build import with_progress
-    from paperkg.extract.limits import MAX_TEXT_CHARS
-
-    check_inputs(inputs)
-    check_output_folder(output)
-    warnings = WarningCollector()
+    run = Run.start(inputs, output, settings, console)
     written = 0
-    with _client(address, settings.jobs or available_cores()) as client, OutputTransaction(output) as out:
-        files = files_outside(inputs, output, reporter(settings.strict, warnings))
-        records = new_records(files, strict=settings.strict, warnings=warnings, known=set(),
-                              max_chars=MAX_TEXT_CHARS, counts=ReadCounts())
+    with _client(address, settings.jobs or available_cores()) as client, run.transaction() as out:
+        files = run.files()
         window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
-        pending: deque[tuple[str, Any]] = deque()
+        pending: deque[tuple[str, Future]] = deque()
         names: list[str] = []
-        parts = enumerate(batched(records, partition_size))
-        for index, part in with_progress(parts, console, f"extracting on {address} (partitions)"):
+        parts = enumerate(batched(run.records(files), partition_size))
+        for index, part in run.progress(parts, f"extracting on {address} (partitions)"):
             pending.append((f"part-{index:05d}.jsonl", client.submit(
                 extraction_lines, part, settings.model, not settings.use_model, settings.batch_size, pure=False)))
             while len(pending) >= window or (pending and pending[0][1].done()):
@@ -59,10 +52,10 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: Any, address: s
             written += _write_shard(out.staging, *pending.popleft(), names)
         if written:
             out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(files), papers=written))
-    return written, list(warnings)
+    return written, list(run.warnings)
 
 
-def _write_shard(folder: Path, name: str, future: Any, names: list[str]) -> int:
+def _write_shard(folder: Path, name: str, future: Future, names: list[str]) -> int:
     lines = future.result()
     (folder / name).write_text("".join(line + "\n" for line in lines), encoding="utf8")
     names.append(name)

@@ -1,6 +1,7 @@
 """Imported by the extraction workers' fork server (its preload list): loads the pipeline the build
-named in paperkg.parallel.PIPELINE_VARIABLE once, so every worker forked from the server starts with it loaded and
-shares its memory pages with the server (copy-on-write) instead of loading its own copy.
+named in paperkg.orchestrate.parallel.PIPELINE_VARIABLE once, so every worker forked from the server
+starts with it loaded and shares its memory pages with the server (copy-on-write) instead of loading
+its own copy.
 
 A pipeline that fails to load here is left to the worker, which loads it again and reports the
 error as the build does without workers.
@@ -12,19 +13,19 @@ import json
 import os
 from pathlib import Path
 
-from paperkg.parallel import PIPELINE_VARIABLE
+from paperkg.orchestrate.parallel import PIPELINE_VARIABLE
 
 
 def preload_pipeline(setting: str | None) -> None:
-    """Load the pipeline `setting` names into paperkg.api's cache, then freeze the heap so the
+    """Load the pipeline `setting` names into extract/pipeline_cache.py's cache, then freeze the heap so the
     workers' garbage collections do not write to (and so copy) the pages the pipeline lies in."""
     if not setting:
         return
-    from paperkg.api import load_pipeline
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
     try:
         model, rules_only = json.loads(setting)
-        load_pipeline(Path(model) if model else None, bool(rules_only))
+        cached_pipeline(Path(model) if model else None, bool(rules_only))
     except Exception:  # noqa: BLE001 - the worker loads it again and reports what went wrong
         return
     gc.collect()

@@ -1,15 +1,25 @@
-"""`paperkg export`: which format and file an export writes, and writing it.
+"""`paperkg export` (which format and file an export writes, and writing it) and `paperkg thesaurus`.
 
--o follows the rule of every command (cli_output.names_folder). The format comes from --format or
+-o follows the rule of every command (core/output_folder.py names_folder). The format comes from --format or
 else from the file's extension; when both are given they must agree.
 """
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 
-from paperkg.cli_output import names_folder
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder
+from paperkg.core.output_folder import check_output_folder, names_folder
+
+class ExportFormat(str, Enum):
+    """Formats of `paperkg export`."""
+
+    GRAPHML = "graphml"
+    GEXF = "gexf"
+    JSON = "json"
+    CSV = "csv"
+    VOSVIEWER = "vosviewer"
+
 
 EXTENSIONS = {"graphml": ".graphml", "gexf": ".gexf", "json": ".json"}  # csv, vosviewer: a folder of two files
 FOLDER_FORMATS = {"csv": "a CSV export is two files (nodes.csv and edges.csv)",
@@ -61,3 +71,18 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
     target.parent.mkdir(parents=True, exist_ok=True)
     {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
     return [target]
+
+
+def write_thesaurus(graph_file: Path, output: Path) -> int:
+    """Write the merges the graph made and the candidates it did not as a --thesaurus file to review;
+    returns how many merge rows are active."""
+    from paperkg.core.atomic import atomic_write_text
+    from paperkg.graph.exports import read_graph
+    from paperkg.graph.thesaurus_review import thesaurus_text
+
+    if output.is_dir():
+        raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
+                           ExitCode.USAGE)
+    text = thesaurus_text(read_graph(graph_file))
+    atomic_write_text(output, text)
+    return sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))

@@ -67,10 +67,11 @@ def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Pa
 
 def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
             batch_size: int) -> Iterator[tuple[str, str]]:
-    from paperkg.api import extract_records, load_pipeline
+    from paperkg.extract.extraction import extract
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
-    nlp = load_pipeline(model, rules_only)
-    for extraction in extract_records(records, nlp, batch_size):
+    nlp = cached_pipeline(model, rules_only)
+    for extraction in extract(nlp, records, batch_size=batch_size):
         yield extraction.paper.id, extraction.to_json()
 
 
@@ -120,15 +121,15 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
     context = multiprocessing.get_context(worker_start_method())
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.forkserver_guard", "paperkg.extract.pipeline", "paperkg.parallel",
-                                        "paperkg.preloaded_pipeline"])
+        context.set_forkserver_preload(["paperkg.orchestrate.forkserver_guard", "paperkg.extract.pipeline",
+                                        "paperkg.orchestrate.parallel", "paperkg.orchestrate.preloaded_pipeline"])
     return context
 
 
 @contextmanager
 def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None,
                      rules_only: bool) -> Iterator[None]:
-    """A fork server for this build's workers with the pipeline loaded (paperkg.preloaded_pipeline
+    """A fork server for this build's workers with the pipeline loaded (paperkg.orchestrate.preloaded_pipeline
     loads the one named in its environment), stopped afterwards so its copy of the pipeline does not
     stay in memory while the graph is built. A fork server this process started before is left as
     it is: a worker needing another pipeline than it holds loads its own."""
@@ -172,20 +173,22 @@ def die_with_parent() -> None:
 
 
 def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
-    """Worker initializer: die with the parent, load the pipeline once per process (api.load_pipeline caches it)."""
-    from paperkg.api import load_pipeline
+    """Worker initializer: die with the parent, load the pipeline once per process (extract/pipeline_cache.py
+    caches it)."""
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
     die_with_parent()
-    load_pipeline(model, rules_only)
+    cached_pipeline(model, rules_only)
 
 
 def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only: bool, batch_size: int) -> list[str]:
     """In a worker process (pool or Dask): the extraction lines of the records, with the pipeline
     loaded once per process."""
-    from paperkg.api import extract_records, load_pipeline
+    from paperkg.extract.extraction import extract
+    from paperkg.extract.pipeline_cache import cached_pipeline
 
-    return [extraction.to_json() for extraction in extract_records(records, load_pipeline(model, rules_only),
-                                                                     batch_size)]
+    nlp = cached_pipeline(model, rules_only)
+    return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:

@@ -10,25 +10,24 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from paperkg.core.atomic import atomic_write
-from paperkg.core.errors import PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
-from paperkg.core.output_folder import OutputTransaction, check_output_folder, checked_output
+from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.schema import Extraction
-from paperkg.extraction_store import ExtractionStore
-from paperkg.inputs import ReadCounts, check_inputs, files_outside, input_set, new_records, reporter
-from paperkg.ingest.readers import WarningCollector, display_name
-from paperkg.viz.options import MAP_FILE, PAPERS_FILE
+from paperkg.ingest.readers import InputWarning, display_name
+from paperkg.orchestrate.extraction_store import ExtractionStore
+from paperkg.orchestrate.inputs import input_set
+from paperkg.orchestrate.run import ExtractSettings, Run
+from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -36,18 +35,6 @@ if TYPE_CHECKING:
 GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
 OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE)
 SPOOL = ".new-extractions.jsonl"
-T = TypeVar("T")
-
-
-@dataclass
-class ExtractSettings:
-    """How to extract: the pipeline, batch size and worker processes."""
-
-    use_model: bool = True
-    model: Path | None = None
-    batch_size: int = 32
-    jobs: int | None = None  # None: decided by the input's size (parallel.extract_lines)
-    strict: bool = False
 
 
 @dataclass
@@ -60,8 +47,7 @@ class BuildOptions:
     from_extractions: bool = False
     extract: ExtractSettings = field(default_factory=ExtractSettings)
     thesaurus: Path | None = None
-    size_by: str = "papers"
-    colour_by: str = "type"
+    view: ViewOptions = DEFAULT_VIEW  # graph.html's and papers.html's options (their title: the inputs' names)
 
 
 @dataclass
@@ -74,10 +60,41 @@ class BuildSummary:
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    warnings: list = field(default_factory=list)
+    warnings: list[InputWarning] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     build_id: str = ""
     steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
+    graph: nx.MultiDiGraph | None = None  # the graph written (None when nothing was): `build --neo4j` pushes it
+
+
+@dataclass
+class _Staged:
+    """The extraction lines a build staged: from which files, the earlier build's inputs kept, papers re-extracted."""
+
+    files: list[Path]
+    earlier_inputs: list[dict[str, Any]]
+    stale: set[str] = field(default_factory=set)
+
+
+def check_build_folder(output: Path) -> None:
+    """-o of a build names a folder (an existing file: the output folder check says so)."""
+    if not output.exists() and not names_folder(output):
+        raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
+                           f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
+                           ExitCode.USAGE)
+
+
+def extraction_target(output: Path | None, dask: bool) -> Path:
+    """What `paperkg extract` writes: a JSONL file (in a folder -o names: extractions.jsonl), or with
+    --dask a folder of shards."""
+    if not dask:
+        target = output or Path("out/extractions.jsonl")
+        return target / EXTRACTIONS if names_folder(target) else target
+    target = output or Path("out/shards")
+    if not target.exists() and not names_folder(target):
+        raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
+                           f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
+    return target
 
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
@@ -85,71 +102,69 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     from paperkg.graph.thesaurus import read_thesaurus
 
     started = time.perf_counter()
-    check_inputs(options.inputs)
-    check_output_folder(options.output)
+    run = Run.start(options.inputs, options.output, options.extract, console)
     thesaurus = read_thesaurus(options.thesaurus) if options.thesaurus else {}
-    warnings = WarningCollector()
-    report = reporter(options.extract.strict, warnings)
     summary = BuildSummary()
     mode = "" if options.from_extractions else extraction_mode(options.extract)
-    with OutputTransaction(options.output) as out:
+    with run.transaction() as out:
         store = ExtractionStore(out.staging / SPOOL)
-        earlier, known = _previous_build(options.output, store, mode) if options.update else (None, set())
-        earlier_inputs = earlier.inputs if earlier else []
-        stale: set[str] = set()
-        if options.from_extractions:
-            files = extraction_files(options.inputs, options.output, report)
-            summary.papers_new, summary.papers_skipped = _add_extraction_files(store, files, known)
-        else:
-            files = files_outside(options.inputs, options.output, report)
-            if options.update:
-                earlier_inputs, stale = _changed_inputs(files, earlier_inputs, options.output / EXTRACTIONS)
-                store.drop(stale)
-                known -= stale
-            counts = ReadCounts()
-            lines = _extract(files, options.extract, known, warnings, counts)
-            for paper_id, line in with_progress(lines, console, "extracting"):
-                store.append(paper_id, line)
-            summary.papers_new, summary.papers_skipped = len(store) - len(known), counts.known
+        staged = _stage_lines(run, store, options, mode, summary)
         store.close()
-        summary.warnings = list(warnings)
-        if summary.papers_new == 0 and not stale:
+        summary.warnings = list(run.warnings)
+        if summary.papers_new == 0 and not staged.stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
         step = time.perf_counter()
-        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, report, console)
+        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
-        inputs = input_set(files, earlier_inputs)
+        inputs = input_set(staged.files, staged.earlier_inputs)
         _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
         manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
                             papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
-    summary.build_id = manifest.build_id
+    summary.build_id, summary.papers_total, summary.graph = manifest.build_id, manifest.papers, graph
     summary.written = [options.output / name for name in OUTPUTS]
-    summary.papers_total = manifest.papers
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
     summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))
-    summary.warnings = list(warnings)
+    summary.warnings = list(run.warnings)
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings, console: Console) -> tuple[int, list]:
+def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: str,
+                 summary: BuildSummary) -> _Staged:
+    """Put the build's extraction lines in `store`: the earlier build's (--update), then the saved
+    extraction files' or the new records' lines; counts the new and skipped papers into `summary`."""
+    earlier, known = _previous_build(options.output, store, mode) if options.update else (None, set())
+    staged = _Staged(files=[], earlier_inputs=earlier.inputs if earlier else [])
+    if options.from_extractions:
+        staged.files = extraction_files(run)
+        summary.papers_new, summary.papers_skipped = _add_extraction_files(store, staged.files, known)
+        return staged
+    staged.files = run.files()
+    if options.update:
+        staged.earlier_inputs, staged.stale = _changed_inputs(staged.files, staged.earlier_inputs,
+                                                              options.output / EXTRACTIONS)
+        store.drop(staged.stale)
+        known -= staged.stale
+    for paper_id, line in run.extracted(staged.files, known):
+        store.append(paper_id, line)
+    summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
+    return staged
+
+
+def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,
+                console: Console) -> tuple[int, list[InputWarning]]:
     """Extraction only: one JSON line per paper, streamed into `output` (replaced only when at least
     one paper was read); returns (papers, warnings)."""
-    check_inputs(inputs)
-    if output.is_dir():
-        raise PaperkgError(f"-o {output} is a folder; name the JSONL file to write.")
-    check_output_folder(output.parent)
-    warnings = WarningCollector()
-    files = files_outside(inputs, output, reporter(settings.strict, warnings))
+    run = Run.start(inputs, output, settings, console, writes_file=True)
+    files = run.files()
     written = 0
 
-    def write(handle: Any) -> None:
+    def write(handle: IO[bytes]) -> None:
         nonlocal written
-        lines = _extract(files, settings, set(), warnings, ReadCounts())
-        for _, line in with_progress(lines, console, "extracting"):
+        for _, line in run.extracted(files):
             handle.write(line.encode("utf8") + b"\n")
             written += 1
         if not written:
@@ -161,23 +176,11 @@ def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings, con
     except _NothingRead:
         if created:
             output.parent.rmdir()
-    return written, list(warnings)
+    return written, list(run.warnings)
 
 
 class _NothingRead(Exception):
     """No paper was read: the output file is left as it was."""
-
-
-def _extract(files: list[Path], settings: ExtractSettings, known: set[str], warnings: WarningCollector,
-             counts: ReadCounts) -> Iterator[tuple[str, str]]:
-    """(paper id, extraction line) for each new record of the files, in input order."""
-    from paperkg.extract.limits import MAX_TEXT_CHARS
-    from paperkg.parallel import extract_lines
-
-    records = new_records(files, strict=settings.strict, warnings=warnings, known=known,
-                          max_chars=MAX_TEXT_CHARS, counts=counts)
-    return extract_lines(records, jobs=settings.jobs, model=settings.model, rules_only=not settings.use_model,
-                         batch_size=settings.batch_size)
 
 
 def _previous_build(folder: Path, store: ExtractionStore, mode: str) -> tuple[Manifest | None, set[str]]:
@@ -247,11 +250,11 @@ def _entry(path: Path) -> dict[str, Any]:
     return {"size": entry.size, "sha256": entry.sha256}
 
 
-def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path]:
-    """The .jsonl files among the inputs; a folder gives the shards its manifest lists (checked against
-    it), or without a manifest its .jsonl files, sorted."""
+def extraction_files(run: Run) -> list[Path]:
+    """The .jsonl files among the run's inputs; a folder gives the shards its manifest lists (checked
+    against it), or without a manifest its .jsonl files, sorted."""
     files = []
-    for item in inputs:
+    for item in run.inputs:
         if item.is_dir():
             manifest = read_manifest(item)
             if manifest is not None:
@@ -260,10 +263,10 @@ def extraction_files(inputs: list[Path], output: Path, report: Any) -> list[Path
             else:
                 found = sorted(path for path in item.glob("*.jsonl") if path.is_file())
             if not found:
-                report(str(item), "holds no .jsonl extraction files")
-            files += files_outside(found, output, report)
+                run.report(str(item), "holds no .jsonl extraction files")
+            files += run.files(found)
         else:
-            found = [path for path in files_outside([item], output, report) if path.suffix == ".jsonl"]
+            found = [path for path in run.files([item]) if path.suffix == ".jsonl"]
             for path in found:
                 checked_output(path)  # a saved extraction file its folder's manifest lists must match it
             files += found
@@ -278,15 +281,14 @@ def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[
     return len(new - known), len(new & known)
 
 
-def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], report: Any,
-                      console: Console) -> nx.MultiDiGraph:
+def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], run: Run) -> nx.MultiDiGraph:
     """Write extractions.jsonl and build the graph from the same lines, in paper-id order."""
     from paperkg.graph.builder import GraphBuilder
     from paperkg.graph.thesaurus import apply_thesaurus
 
     builder = GraphBuilder()
     with open(target, "w", encoding="utf8") as handle:
-        for where, line in with_progress(store.sorted_lines(report), console, "building the graph"):
+        for where, line in run.progress(store.sorted_lines(run.report), "building the graph"):
             handle.write(line + "\n")
             builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
     return builder.finalize()
@@ -304,8 +306,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
 
     began = time.perf_counter()
     with _layout_pool(options.extract.jobs, graph) as layouts:
-        views = start_views(graph, folder, size_by=options.size_by, colour_by=options.colour_by,
-                            title=title, layouts=layouts)
+        views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
         planned = time.perf_counter() - began
         for name, write in ((GRAPHML, exports.write_graphml), (JSON, exports.write_json)):
             began = time.perf_counter()
@@ -319,7 +320,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
 def _layout_pool(jobs: int | None, graph: nx.MultiDiGraph) -> AbstractContextManager[Executor | None]:
     """One worker process for the map's layout when --jobs asks for two or more (without --jobs: when
     the machine has cores to spare and the graph is big enough), else none."""
-    from paperkg.parallel import layout_worker_pays, one_worker_pool
+    from paperkg.orchestrate.parallel import layout_worker_pays, one_worker_pool
 
     return one_worker_pool() if layout_worker_pays(jobs, graph.number_of_nodes()) else nullcontext()
 
@@ -332,13 +333,3 @@ def _title(inputs: list[dict[str, Any]]) -> str:
     """graph.html's title: the names of the input files (of every build an --update added to)."""
     names = sorted({Path(item["path"]).name for item in inputs})
     return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
-
-
-def with_progress(items: Iterable[T], console: Console, what: str) -> Iterator[T]:
-    """The items, with a transient progress line (count and time) on the console."""
-    columns = (SpinnerColumn(), TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(what, total=None)
-        for item in items:
-            yield item
-            progress.advance(task)

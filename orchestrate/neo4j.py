@@ -1,0 +1,166 @@
+"""What `paperkg push` and `paperkg query` do once connected: the push with its progress and counts
+table, a named query's parameters checked, its rows as a table, and close names after "no rows"."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from paperkg.cypher.library import NamedQuery
+    from paperkg.cypher.writer import Neo4jTarget, PushReport
+
+
+URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def check_uri(uri: str) -> None:
+    """A usage error unless `uri` is a Bolt or neo4j:// URI."""
+    if urlsplit(uri).scheme not in URI_SCHEMES:
+        raise PaperkgError(f"--uri {uri!r} is not a Neo4j URI: it must start with one of "
+                           f"{', '.join(s + '://' for s in URI_SCHEMES)}.")
+
+
+def counts_table(report: PushReport) -> Table:
+    """Counts per label and relationship type: sent, stamped by this push, and in the database."""
+    table = Table("label / type", "sent", "on server as sent", "in database",
+                  title=f"Neo4j push {report.push}: {report.relationships_sent} relationships, "
+                        f"{report.rows_written} nodes and relationships written (the rest unchanged), "
+                        f"{report.seconds:.1f} s")
+    for row in report.nodes + report.relationships:
+        style = "red" if row.pushed != row.sent else None
+        table.add_row(row.name, str(row.sent), str(row.pushed), str(row.total), style=style)
+    return table
+
+
+def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, batch_size: int | None = None,
+                  replace: bool = False, source: str = "") -> PushReport:
+    """Push with a progress bar on a terminal (`err`) and print the counts table (also on a mismatch)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from paperkg.cypher.writer import CountMismatch, push_graph
+
+    total = graph.number_of_nodes() + graph.number_of_edges()
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("pushing", total=total)
+        try:
+            report = push_graph(graph, target, replace=replace, source=source,
+                                on_batch=lambda done: progress.advance(task, done),
+                                **({"batch_size": batch_size} if batch_size else {}))
+        except CountMismatch as mismatch:
+            Console().print(counts_table(mismatch.report))
+            raise
+    Console().print(counts_table(report))
+    extra = sum(row.total - row.pushed for row in report.nodes)
+    if extra:
+        err.print(f"note: the database also holds {extra} paperkg nodes from earlier pushes that this "
+                  "graph lacks; push with --replace for a database that mirrors this graph.")
+    return report
+
+
+def push(graph_file: Path, target: Neo4jTarget, err: Console, batch_size: int | None = None,
+         replace: bool = False) -> PushReport:
+    """Load a saved graph (graph.json or graph.graphml) and push it."""
+    from paperkg.graph.exports import read_graph
+
+    return push_to_neo4j(read_graph(graph_file), target, err, batch_size=batch_size, replace=replace,
+                         source=str(graph_file))
+
+
+def _parse_params(pairs: list[str]) -> dict[str, str]:
+    """`k=v` strings as a dict (the query converts values to its parameters' types)."""
+    parsed = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise PaperkgError(f"--param takes name=value, not {pair!r}.")
+        parsed[name.strip()] = value
+    return parsed
+
+
+def _cell(value: Any) -> str:
+    """A table cell: lists joined with '; ', floats shortened, None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(_cell(item) for item in value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def print_query_list() -> None:
+    """Every query of the library with its summary and parameters."""
+    from paperkg.cypher.library import list_queries
+
+    table = Table("query", "answers", "parameters (defaults)", title="paperkg Cypher library")
+    for query in list_queries():
+        params = ", ".join(f"{p.name}={json.dumps(p.default)}" for p in query.params)
+        table.add_row(query.name, query.summary, params)
+    Console().print(table)
+
+
+def query(name: str, params: list[str], connect: Callable[[], Neo4jTarget], err: Console,
+          as_json: bool = False) -> list[dict[str, Any]]:
+    """Run one named query and print its rows as a table or JSON (the query and its parameters are
+    checked before `connect` gives the server)."""
+    from paperkg.cypher.library import load_query
+    from paperkg.cypher.runner import run_named_query
+
+    named = load_query(name)
+    given = _parse_params(params)
+    missing = [param for param in named.params if param.required and param.name not in given]
+    if missing:
+        asked = " ".join(f"--param {param.name}=..." for param in missing)
+        raise PaperkgError(f"query {named.name} needs {asked} ({missing[0].help}), e.g. paperkg query {named.name} "
+                           + " ".join(f"--param {param.name}={json.dumps(param.default)}" for param in missing) + ".",
+                           ExitCode.USAGE)
+    values = named.parameters(given)
+    defaults = [param for param in named.params if param.name not in given]
+    if defaults:
+        err.print(f"{named.name}: defaults used: "
+                  + ", ".join(f"{param.name}={json.dumps(param.default)}" for param in defaults)
+                  + " (set one with --param name=value)", highlight=False)
+    target = connect()
+    rows = run_named_query(named, target, values)
+    if as_json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+    elif not rows:
+        Console().print(f"{named.name}: no rows")
+    if not rows:
+        _suggest(named, given, target, err)
+    if as_json or not rows:
+        return rows
+    columns = list(rows[0])
+    table = Table(*columns, title=Text(f"{named.name}: {named.summary} ({len(rows)} rows)"))
+    for row in rows:
+        table.add_row(*(Text(_cell(row[column])) for column in columns))  # Text: no markup from data
+    Console().print(table)
+    return rows
+
+
+def _suggest(named: NamedQuery, given: dict[str, str], target: Neo4jTarget, err: Console) -> None:
+    """After "no rows": for each name the user gave, the close names the database has (of the type
+    the parameter is named after: task -> Task), as `view --focus` does."""
+    from paperkg.core.schema import NodeLabel
+    from paperkg.cypher.runner import close_names
+
+    labels = {label.value.casefold(): label.value for label in NodeLabel}
+    for param in named.params:
+        if param.required and param.name in given:
+            close = close_names(target, given[param.name], labels.get(param.name.casefold()))
+            hint = f"close names: {', '.join(close)}" if close else "no close names either"
+            err.print(f"{param.name} {given[param.name]!r}: {hint}.", highlight=False)
+
+

@@ -1,0 +1,48 @@
+"""`paperkg view`: re-render the views of a saved graph into a folder, or draw one focus view into a file."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.output_folder import names_folder
+from paperkg.viz.options import ViewOptions
+
+
+def view_graph(graph_file: Path, output: Path | None, focus: str | None,
+               options: ViewOptions) -> tuple[list[Path], int]:
+    """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
+    was written and how many entities it draws. A page without a title is named after the graph's folder."""
+    from paperkg.graph.exports import graph_path, read_graph
+    from paperkg.viz.views import render_focus, start_views
+
+    _check_output(output, focus)
+    source = graph_path(graph_file)
+    graph = read_graph(source)
+    options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
+    if focus is None:
+        pending = start_views(graph, output or source.parent, options)
+        return pending.finish(), len(pending.selection.nodes)
+    target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
+    render_focus(graph, target, focus, options)
+    return [target], 1
+
+
+def _check_output(output: Path | None, focus: str | None) -> None:
+    """-o names a folder for the two views, an .html file or a folder for a focus view."""
+    if output is None or names_folder(output):
+        return
+    if focus is None:
+        raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
+                           "are written there).", ExitCode.USAGE)
+    if output.suffix.lower() != ".html":
+        raise PaperkgError(f"-o {output}: a focus view is an HTML page: name the file .html, or name a folder "
+                           "(focus.html is written there).", ExitCode.USAGE)
+
+
+def nothing_drawn(options: ViewOptions) -> str:
+    """The warning when no entity passes the filters, naming them."""
+    words = f" of type {' or '.join(options.types)}" if options.types else ""
+    words += f" is in at least {options.min_papers} papers" if options.min_papers > 1 else " is left"
+    return (f"nothing left to draw: no entity{words}; lower --min-papers or drop --type (paperkg stats lists the "
+            "top entities and their papers).")

@@ -1,0 +1,96 @@
+"""Junk ends of typed edges: names that name no thing are not nodes (extract/junk_names.py), and terms that
+are no thing to relate (a quality, a language in a Dataset slot) end no typed edge (graph/relation_ends.py).
+Made-up names throughout, so the rules are tested as rules, not as a list of known abstracts."""
+from __future__ import annotations
+
+import pytest
+
+import paperkg
+from paperkg.core.schema import PAPER_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType
+from paperkg.extract.junk_names import JunkNames
+from paperkg.extract.resources import DATA_DIR, DataFiles
+from paperkg.graph.builder import GraphBuilder
+from paperkg.graph.relation_ends import EndRules, end_refusal
+
+
+@pytest.fixture(scope="module")
+def junk() -> JunkNames:
+    files = ("modifier_affixes.txt", "verb_openers.txt")
+    return JunkNames.from_data(DataFiles.read(DATA_DIR, files), *files)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("Quorb-Guided", "modifier"), ("ZentaNet-style", "modifier"), ("flux-aware", "modifier"),
+    ("-based", "modifier"), ("7B-parameter", "modifier"), ("in-vortex", "modifier"), ("out-of-glarb", "modifier"),
+    ("generate dense blorb segmentation", "verb-phrase"), ("limiting scalability", "verb-phrase"),
+    ("predict Quorb", "verb-phrase"), ("Vandoria's", "possessive"), ("3x speedup", "quantity"),
+    ("12.5% reduction", "quantity"),
+])
+def test_a_mention_that_names_no_thing_says_why(junk, text, reason):
+    assert junk.reason_for_text(text) == reason
+
+
+@pytest.mark.parametrize("text", [
+    "Quorb-Guided Attention", "Transformer-based language model", "in-context learning", "generative retrieval",
+    "learning rate", "Enhanced ZentaNet", "3D reconstruction", "few-shot blorb classification", "self-consistency",
+    "Limiting Factor Network", "ZentaNet", "boosting algorithms",
+])
+def test_a_name_or_term_passes(junk, text):
+    assert junk.reason_for_text(text) is None
+
+
+def test_junk_mentions_stay_in_the_record_with_the_reason_and_are_no_nodes():
+    texts = ["We propose ZentaNet-style Quorb-Guided filtering. Our model outperforms Vandoria's baselines.",
+             "We introduce Flux-Aware, a module for blorb detection.",
+             "We compare in-vortex (IVX) inputs with others. IVX samples are easy."]
+    records = [PaperRecord(id=f"p{i}", abstract=text) for i, text in enumerate(texts)]
+    nlp = paperkg.load_pipeline()
+    mentions = {m.name: (m.termhood, m.node) for r in paperkg.extract_records(records, nlp) for m in r.entities}
+    assert mentions["Quorb-Guided"] == ("modifier", False)
+    assert mentions["Flux-Aware"] == ("modifier", False)
+    assert mentions["Vandoria's"] == ("possessive", False)
+    assert mentions["in-vortex"] == ("modifier", False)  # and its short form IVX with it
+    graph = paperkg.build_graph(records, nlp=nlp)
+    names = {name for _, data in graph.nodes(data=True) for name in (data["name"], data.get("acronym"))}
+    assert not names & {"Quorb-Guided", "Flux-Aware", "Vandoria's", "in-vortex", "IVX"}
+
+
+@pytest.mark.parametrize("name, label, refusal", [
+    ("computational blorbness efficiency", "Task", "quality"), ("slow glarb speed", "Task", "quality"),
+    ("spatial resolution", "Task", "quality"), ("3D geometric consistency", "Method", "quality"),
+    ("mathematical quorbing ability", "Task", "quality"), ("post-training phase", "Task", "quality"),
+    ("English", "Dataset", "not-dataset"), ("Vandorian languages", "Dataset", "not-dataset"),
+    ("Ministry of Quorb Affairs", "Dataset", "not-dataset"), ("PyTorch", "Dataset", "not-dataset"),
+    ("Glarb University", "Dataset", "not-dataset"), ("Glarb University Chest Scan", "Dataset", None),
+    ("entity resolution", "Task", None), ("cycle consistency", "Method", None), ("English Wikiglarb", "Dataset", None),
+    ("English", "Method", None), ("ZentaNet", "Method", None), ("image super-resolution", "Task", None),
+])
+def test_a_quality_or_a_language_in_a_dataset_slot_ends_no_typed_edge(name, label, refusal):
+    assert end_refusal(name, label) == refusal
+
+
+def test_the_rules_file_names_a_bad_line():
+    with pytest.raises(ValueError, match="line 2"):
+        EndRules.parse("quality\tspeed\nqualty\tspeed\n")
+
+
+def _mention(text: str, label: NodeLabel, start: int) -> Mention:
+    return Mention(text=text, name=text, label=label, start=start, end=start + len(text), sentence=0,
+                   source="model", confidence=0.9)
+
+
+def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
+    text = "ZentaNet improves blorb efficiency and quorb parsing on English and on GlarbBank."
+    names = [("ZentaNet", NodeLabel.METHOD), ("blorb efficiency", NodeLabel.TASK), ("quorb parsing", NodeLabel.TASK),
+             ("English", NodeLabel.DATASET), ("GlarbBank", NodeLabel.DATASET)]
+    entities = [_mention(name, label, text.index(name)) for name, label in names]
+    relations = [Relation(RelType.USED_FOR, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 0, 2, 0, "model", 0.9),
+                 Relation(RelType.EVALUATED_ON, 0, 3, 0, "model", 0.9),
+                 Relation(RelType.EVALUATED_ON, 0, 4, 0, "model", 0.9)]
+    builder = GraphBuilder()
+    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations))
+    graph = builder.finalize()
+    typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
+    assert typed == [("method:zentanet", "EVALUATED_ON", "dataset:glarbbank"),
+                     ("method:zentanet", "USED_FOR", "task:quorb parsing")]
+    assert "task:blorb efficiency" in graph and "dataset:english" in graph
