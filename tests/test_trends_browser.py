@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import pytest
 from browser import PageLog, open_page
-from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, hostile_graph
+from records import Term, build, paper
+from view_fixtures import HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_records, hostile_record
 
 import paperkg
 from paperkg.viz.trends_page import write_trends_page
@@ -21,26 +22,20 @@ if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
 
 pytestmark = pytest.mark.browser
-HOSTILE_KEY = "method:xssnet"
 
 
 def bursting_hostile_graph() -> nx.MultiDiGraph:
     """The hostile graph plus papers 2015-2025 (hostile titles) in which the hostile entity rises and bursts from 2022
     and ImageNet is steady, so the hostile name is in the bursts chart, the multiples and the panel."""
-    graph = hostile_graph()
+    records = [*dated_records(), hostile_record()]
     for year in range(2015, 2026):
         for number in range(6):
-            paper_id = f"{year}{number:012d}"
-            key = f"paper:{paper_id}"
-            graph.add_node(key, label="Paper", key=key, paper_id=paper_id, name=f"{HOSTILE_ALIAS} {year}-{number}",
-                           year=year, abstract=HOSTILE_SENTENCE)
-            targets = ["dataset:imagenet"] + ([HOSTILE_KEY] if year >= 2022 or number == 0 and year > 2019 else [])
-            for target in targets:
-                evidence = {"paper": paper_id, "sentence": HOSTILE_SENTENCE, "start": 0, "end": 2,
-                            "extractor": "cue", "confidence": 0.9}
-                graph.add_edge(key, target, key="MENTIONS", type="MENTIONS", count=1, confidence=0.9,
-                               evidence=[evidence])
-    return graph
+            terms = [Term("We", "Dataset", name="ImageNet", source="cue", confidence=0.9)]
+            if year >= 2022 or number == 0 and year > 2019:
+                terms.append(Term("XSSNet", "Method", name=HOSTILE_NAME, source="cue", confidence=0.9))
+            records.append(paper(f"{year}{number:012d}", HOSTILE_SENTENCE, terms, title=f"{HOSTILE_ALIAS} {year}-{number}",
+                                 year=year))
+    return build(records)
 
 
 @pytest.fixture(scope="module")

@@ -87,7 +87,7 @@ def test_search_by_acronym_focuses_the_node_and_the_panel_shows_evidence_and_pap
     lines = _search(page, "flerm")
     assert lines[0].startswith("FLeRM")
     page.keyboard.press("Enter")
-    assert page.evaluate(SELECTED) == ["method:flerm"]
+    assert page.evaluate(SELECTED) == ["method:function-space learning rate matching"]
     panel = _panel(page)
     assert "FLeRM = Function-space Learning Rate Matching" in panel
     assert "We develop Function-space Learning Rate Matching (FLeRM)" in panel
@@ -101,7 +101,7 @@ def test_search_by_alias_and_prefix_and_says_when_nothing_matches(context: Brows
     page, log = open_page(context, dated / "graph.html")
     assert _search(page, "LLM")[0].startswith("large language models (LLMs)")
     page.keyboard.press("Enter")
-    assert page.evaluate(SELECTED) == ["method:llms"]
+    assert page.evaluate(SELECTED) == ["method:large language model"]
     assert "2 papers" in _panel(page)
     assert any(line.startswith("Graph Transformers") for line in _search(page, "graph tr"))
     assert any(line.startswith("CIFAR-100") for line in _search(page, "cifar"))
@@ -127,11 +127,11 @@ def test_filters_hide_what_they_say_and_the_counts_follow(context: BrowserContex
     assert page.inner_text("[data-relation-count=SHARED_PAPERS]") == "0"
     page.click("#reset")
     page.fill("#min-papers", "2")
-    assert sorted(page.evaluate("window.paperkgView.nodeView.getIds()")) == ["dataset:cifar-10", "method:llms"]
+    assert sorted(page.evaluate("window.paperkgView.nodeView.getIds()")) == ["dataset:cifar-10", "method:large language model"]
     page.click("#reset")
     page.fill("#year-from", "2025")
     shown = page.evaluate("window.paperkgView.nodeView.getIds()")
-    assert "method:flerm" in shown and "method:sira" not in shown and "method:magep-nfn" not in shown
+    assert "method:function-space learning rate matching" in shown and "method:self-information rewrite attack" not in shown and "method:monomial matrix group equivariant polynomial nfn" not in shown
     _assert_clean(page, log)
 
 

@@ -176,7 +176,7 @@ def test_a_papers_panel_lists_its_entities_by_role_and_marks_them(context: Brows
     assert "FLeRM" in page.locator("#panel .role-list").first.inner_text()
     assert page.locator("#panel p.abstract mark.role-0").count() >= 1
     page.locator("#panel .role-list button", has_text="FLeRM").first.click()
-    assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == ["method:flerm"]
+    assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == ["method:function-space learning rate matching"]
     _assert_clean(page, log)
 
 
