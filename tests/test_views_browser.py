@@ -85,7 +85,7 @@ def test_search_by_acronym_focuses_the_node_and_the_panel_shows_evidence_and_pap
         context: BrowserContext, dated: Path) -> None:
     page, log = open_page(context, dated / "graph.html")
     lines = _search(page, "flerm")
-    assert lines[0].startswith("FLeRM")
+    assert lines[0].startswith("Function-space Learning Rate Matching (FLeRM)")
     page.keyboard.press("Enter")
     assert page.evaluate(SELECTED) == ["method:function-space learning rate matching"]
     panel = _panel(page)
@@ -99,7 +99,7 @@ def test_search_by_acronym_focuses_the_node_and_the_panel_shows_evidence_and_pap
 
 def test_search_by_alias_and_prefix_and_says_when_nothing_matches(context: BrowserContext, dated: Path) -> None:
     page, log = open_page(context, dated / "graph.html")
-    assert _search(page, "LLM")[0].startswith("large language models (LLMs)")
+    assert _search(page, "LLM")[0].startswith("large language model (LLM)")
     page.keyboard.press("Enter")
     assert page.evaluate(SELECTED) == ["method:large language model"]
     assert "2 papers" in _panel(page)
@@ -141,7 +141,7 @@ def test_colour_by_year_recolours_and_shows_the_scale(context: BrowserContext, d
     page.select_option("#colour-by", "year")
     assert page.is_visible("#year-scale")
     # FLeRM is in one paper: too few for a mean year, so grey, as the scale's note says
-    assert page.evaluate("window.paperkgView.nodes.get('method:flerm').color") == "#D0D0D0"
+    assert page.evaluate("window.paperkgView.nodes.get('method:function-space learning rate matching').color") == "#D0D0D0"
     assert "fewer than 3 papers" in page.inner_text("#year-scale")
     _assert_clean(page, log)
 

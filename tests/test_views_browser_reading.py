@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from browser import PageLog, open_page
-from view_fixtures import HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph, synthetic_field
+from view_fixtures import HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph, synthetic_field
 
 from paperkg.viz.views import render_focus, render_views
 
@@ -173,9 +173,9 @@ def test_a_papers_panel_lists_its_entities_by_role_and_marks_them(context: Brows
     assert any(label["id"] == "paper:4a2f2e6da9f81cf7" and label["text"].startswith("Function-space")
                for label in _labels(page))  # its title is drawn
     assert page.locator("#panel .role-chip").all_inner_texts()[0] == "proposes"
-    assert "FLeRM" in page.locator("#panel .role-list").first.inner_text()
+    assert "Function-space Learning Rate Matching" in page.locator("#panel .role-list").first.inner_text()
     assert page.locator("#panel p.abstract mark.role-0").count() >= 1
-    page.locator("#panel .role-list button", has_text="FLeRM").first.click()
+    page.locator("#panel .role-list button", has_text="Function-space Learning Rate Matching").first.click()
     assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == ["method:function-space learning rate matching"]
     _assert_clean(page, log)
 
@@ -187,12 +187,12 @@ def test_corpus_text_stays_text_in_clusters_links_and_paper_panels(context: Brow
     page.wait_for_selector("#panel:not([hidden])")
     panel = page.inner_text("#panel")
     assert HOSTILE_NAME in panel and HOSTILE_SENTENCE in panel
-    page.evaluate("window.paperkgView.openEdge('paper:feedfacefeedface|PROPOSES|method:xssnet')")
+    page.evaluate(f"window.paperkgView.openEdge('paper:feedfacefeedface|PROPOSES|{HOSTILE_KEY}')")
     assert HOSTILE_SENTENCE in page.inner_text("#panel")
     _assert_inert(page)
     _assert_clean(page, log)
     page, log = open_page(context, tmp_path / "graph.html")
-    page.evaluate("window.paperkgView.openEdge('dataset:imagenet|method:xssnet')")
+    page.evaluate(f"window.paperkgView.openEdge('dataset:imagenet|{HOSTILE_KEY}')")
     assert HOSTILE_SENTENCE in page.inner_text("#panel")
     assert HOSTILE_NAME in page.inner_text("#panel h2")
     assert any(label["text"] == HOSTILE_NAME for label in _labels(page))
