@@ -14,7 +14,7 @@ from view_fixtures import (HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SEN
                            synthetic_field)
 
 from paperkg.core.errors import PaperkgError
-from paperkg.core.schema import RelType
+from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.exports import write_json
 from paperkg.viz import map_page, papers_page
 from paperkg.viz.entity_map import index_entities, link_graph
@@ -136,6 +136,15 @@ def test_entity_map_links_entities_by_shared_papers_and_typed_relations() -> Non
     llms = links.edges["dataset:imagenet", "method:large language model"]
     assert llms["papers"] == 1
     assert index.paper_count("method:large language model") == 2
+
+
+def test_the_page_takes_the_paper_label_from_the_schema_not_from_its_script(tmp_path: Path) -> None:
+    _, papers = _views(tmp_path, dated_graph())
+    data = _data(papers)
+    assert data["paper_label"] == NodeLabel.PAPER.value
+    assert {node["kind"] for node in data["nodes"]} >= {NodeLabel.PAPER.value}
+    script = (Path(map_page.__file__).parent / "templates" / "page.js").read_text(encoding="utf-8")
+    assert f'"{NodeLabel.PAPER.value}"' not in script and "data.paper_label" in script
 
 
 def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> None:

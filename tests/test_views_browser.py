@@ -90,7 +90,7 @@ def test_search_by_acronym_focuses_the_node_and_the_panel_shows_evidence_and_pap
     assert page.evaluate(SELECTED) == ["method:function-space learning rate matching"]
     panel = _panel(page)
     assert "FLeRM = Function-space Learning Rate Matching" in panel
-    assert "We develop Function-space Learning Rate Matching (FLeRM)" in panel
+    assert "FLeRM improves training of Graph Transformers (GTs)" in panel  # of its sentences, the first by text
     assert "Function-space Learning Rates (2025 · ICML)" in panel
     assert page.inner_text("#panel mark") in ("FLeRM", "Function-space Learning Rate Matching")
     assert page.get_attribute("#panel a", "href") == "https://github.com/example/flerm"
@@ -103,7 +103,7 @@ def test_search_by_alias_and_prefix_and_says_when_nothing_matches(context: Brows
     page.keyboard.press("Enter")
     assert page.evaluate(SELECTED) == ["method:large language model"]
     assert "2 papers" in _panel(page)
-    assert any(line.startswith("Graph Transformers") for line in _search(page, "graph tr"))
+    assert any(line.startswith("Graph Transformer (GT)") for line in _search(page, "graph tr"))
     assert any(line.startswith("CIFAR-100") for line in _search(page, "cifar"))
     assert _search(page, "zzzz") == ["No match for “zzzz”"]
     page.locator("#results li").first.click()

@@ -11,6 +11,8 @@ from typing import Any
 
 import networkx as nx
 
+from paperkg.core.schema import NodeLabel
+
 MAX_ALIASES = 12
 MAX_PAPERS = 30
 MAX_EVIDENCE = 5
@@ -111,7 +113,7 @@ def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable, drawn: di
     """
     attrs = graph.nodes[paper]
     known = set(entities)
-    info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": "Paper",
+    info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": NodeLabel.PAPER.value,
                             "paper_rows": [table.index(paper)]}
     abstract = _clip(str(attrs.get("abstract") or ""), MAX_ABSTRACT_CHARS)
     roles, marks, listed = [], [], set()
