@@ -54,7 +54,8 @@ class CompactEvidence(Mapping):
     def to_dict(self) -> dict[str, Any]:
         """The evidence as a plain dict (what the exports write)."""
         return {"paper": self.paper, "sentence": self.abstract[self.sentence_start:self.sentence_end],
-                "sentence_start": self.sentence_start, "start": self.start, "end": self.end, "extractor": self.extractor, "confidence": self.confidence}
+                "sentence_start": self.sentence_start, "start": self.start, "end": self.end,
+                "extractor": self.extractor, "confidence": self.confidence}
 
     def _numbers(self) -> tuple[Any, ...]:
         """Every field but the sentence (compared first, as it is cheap)."""

@@ -30,6 +30,14 @@ PAPERS = {
 }
 
 M, T, D, X = "Method", "Task", "Dataset", "Metric"
+# the keys the builder gives the methods (type and canonical name: the long form where there is one)
+MAGEP_KEY = "method:monomial matrix group equivariant polynomial nfn"
+NFN_KEY = "method:neural functional network"
+FLERM_KEY = "method:function-space learning rate matching"
+LLM_KEY = "method:large language model"
+GT_KEY = "method:graph transformer"
+SIRA_KEY = "method:self-information rewrite attack"
+PARAPHRASING_KEY = "method:paraphrasing attack"
 MAGEP = "Monomial mAtrix Group Equivariant Polynomial NFN"
 FLERM = "Function-space Learning Rate Matching"
 SIRA = "Self-Information Rewrite Attack"

@@ -5,7 +5,7 @@ error, not adopted."""
 from __future__ import annotations
 
 import pytest
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, sample_graph
 from neo4j_fixtures import run_cypher
 
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -32,9 +32,9 @@ def test_a_push_keeps_properties_users_added_and_drops_keys_it_no_longer_sets(cl
     push_graph(graph, clean_neo4j)
     run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) SET n.note = 'checked by hand'")
     run_cypher(clean_neo4j, "MATCH (:Paper)-[r]->(:Method {key: 'method:flerm'}) SET r.reviewed = true")
-    del graph.nodes["method:function-space learning rate matching"]["long_form"]
-    graph.nodes["method:function-space learning rate matching"]["mentions"] = 5
-    for _, _, data in graph.in_edges("method:function-space learning rate matching", data=True):
+    del graph.nodes[FLERM_KEY]["long_form"]
+    graph.nodes[FLERM_KEY]["mentions"] = 5
+    for _, _, data in graph.in_edges(FLERM_KEY, data=True):
         data["weight"] = 9
     push_graph(graph, clean_neo4j)
     node = run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) RETURN n.note AS note, "
@@ -55,4 +55,4 @@ def test_another_applications_node_with_a_paperkg_key_is_a_clear_error(clean_neo
         with pytest.raises(PaperkgError, match="does not overwrite"):
             push_graph(sample_graph(), clean_neo4j, replace=replace)
     assert run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) RETURN properties(n) AS p") == [
-        {"p": {"key": "method:function-space learning rate matching", "name": "theirs"}}]
+        {"p": {"key": FLERM_KEY, "name": "theirs"}}]

@@ -12,7 +12,7 @@ import time
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, LLM_KEY, sample_graph
 from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
 
 from paperkg.cypher.library import load_query
@@ -90,7 +90,7 @@ def test_update_push_sends_only_what_changed_and_new_entities_lists_it(clean_neo
     new = run_named_query(load_query("new_entities"), clean_neo4j, load_query("new_entities").parameters())
     assert {row["key"] for row in new} == set(full) - set(before)
     assert {row["first_push"] for row in new} == {report.push}
-    assert "dataset:imagenet" in {row["key"] for row in new} and "method:large language model" not in {row["key"] for row in new}
+    assert "dataset:imagenet" in {row["key"] for row in new} and LLM_KEY not in {row["key"] for row in new}
 
 
 def test_replace_clears_paperkg_labels_only(clean_neo4j):
@@ -108,7 +108,7 @@ def test_replace_clears_paperkg_labels_only(clean_neo4j):
 
 def test_counts_that_differ_from_the_graph_sent_fail_loudly(clean_neo4j):
     graph = sample_graph()
-    graph.add_node("method:flerm-again", **{**graph.nodes["method:function-space learning rate matching"]})  # same key: MERGE folds the two
+    graph.add_node("method:flerm-again", **{**graph.nodes[FLERM_KEY]})  # same key: MERGE folds the two
     with pytest.raises(CountMismatch) as caught:
         push_graph(graph, clean_neo4j)
     assert caught.value.code == ExitCode.MISMATCH

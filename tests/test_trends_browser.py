@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 import pytest
-from browser import PageLog, open_page
+from browser import assert_clean, open_page
 from records import Term, build, paper
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_records, hostile_record
 
@@ -19,7 +19,7 @@ from paperkg.viz.trends_page import write_trends_page
 from paperkg.viz.views import render_views
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import BrowserContext
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,8 @@ def bursting_hostile_graph() -> nx.MultiDiGraph:
             terms = [Term("We", "Dataset", name="ImageNet", source="cue", confidence=0.9)]
             if year >= 2022 or number == 0 and year > 2019:
                 terms.append(Term("XSSNet", "Method", name=HOSTILE_NAME, source="cue", confidence=0.9))
-            records.append(paper(f"{year}{number:012d}", HOSTILE_SENTENCE, terms, title=f"{HOSTILE_ALIAS} {year}-{number}",
+            records.append(paper(f"{year}{number:012d}", HOSTILE_SENTENCE, terms,
+                                 title=f"{HOSTILE_ALIAS} {year}-{number}",
                                  year=year))
     return build(records)
 
@@ -43,13 +44,6 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("trends") / "trends.html"
     write_trends_page(paperkg.trends(bursting_hostile_graph(), window=4), path, title="<b>trends</b>")
     return path
-
-
-def _assert_clean(page: Page, log: PageLog) -> None:
-    page.wait_for_timeout(200)
-    assert log.errors == []
-    assert log.requests_besides(page.url) == []
-    assert log.dialogs == []
 
 
 def test_trends_page_draws_offline_and_the_panel_shows_first_and_burst_papers(
@@ -67,7 +61,7 @@ def test_trends_page_draws_offline_and_the_panel_shows_first_and_burst_papers(
     assert page.locator(f"#bursts tbody tr.selected[data-key='{HOSTILE_KEY}']").count() == 1
     page.locator(".tile").first.click()
     assert page.inner_text("#panel h2")
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_hostile_text_is_shown_as_text_and_never_runs(context: BrowserContext, page_file: Path) -> None:
@@ -83,7 +77,7 @@ def test_hostile_text_is_shown_as_text_and_never_runs(context: BrowserContext, p
     for where in ("#panel", "#bursts", "#rising", "#fading", "header"):
         assert page.evaluate(f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
     assert page.evaluate("document.querySelectorAll('script').length") == 2  # data, page
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_graph_html_entity_panel_has_papers_per_year_and_first_year(context: BrowserContext, tmp_path: Path) -> None:
@@ -96,4 +90,4 @@ def test_graph_html_entity_panel_has_papers_per_year_and_first_year(context: Bro
     assert "Papers per year 2015–2025 · first seen 2020" in page.inner_text("#panel")
     bars = page.eval_on_selector_all("#panel svg.sparkline rect", "rs => rs.map(r => r.textContent)")
     assert len(bars) == 11 and bars[0] == "2015: 0 papers" and bars[7] == "2022: 6 papers"
-    _assert_clean(page, log)
+    assert_clean(page, log)

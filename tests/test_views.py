@@ -9,7 +9,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, GT_KEY, LLM_KEY, MAGEP_KEY, PARAPHRASING_KEY, SIRA_KEY, sample_graph
 from view_fixtures import (HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph,
                            synthetic_field)
 
@@ -129,13 +129,13 @@ def test_entity_map_links_entities_by_shared_papers_and_typed_relations() -> Non
     index = index_entities(sample_graph())
     links = link_graph(index, index.entities)
     assert all(not node.startswith("paper:") for node in links)
-    shared = links.edges["dataset:cifar-10", "method:function-space learning rate matching"]
+    shared = links.edges["dataset:cifar-10", FLERM_KEY]
     assert shared["papers"] == 1 and shared["kinds"] == ("SHARED_PAPERS",)
-    typed = links.edges["method:function-space learning rate matching", "method:graph transformer"]
+    typed = links.edges[FLERM_KEY, GT_KEY]
     assert typed["kinds"] == ("SHARED_PAPERS", "USED_FOR") and typed["papers"] == 1
-    llms = links.edges["dataset:imagenet", "method:large language model"]
+    llms = links.edges["dataset:imagenet", LLM_KEY]
     assert llms["papers"] == 1
-    assert index.paper_count("method:large language model") == 2
+    assert index.paper_count(LLM_KEY) == 2
 
 
 def test_the_page_takes_the_paper_label_from_the_schema_not_from_its_script(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> Non
     kinds = {node["kind"] for node in data["nodes"]}
     assert kinds == {"Method", "Task", "Dataset", "Metric"}
     sizes = {node["id"]: node["size"] for node in data["nodes"]}
-    assert sizes["method:large language model"] == max(sizes.values())
+    assert sizes[LLM_KEY] == max(sizes.values())
     assert all(node["shape"] == "dot" for node in data["nodes"])
     assert all(edge["arrows"] == {"to": {"enabled": False}} for edge in data["edges"])
     assert data["options"]["physics"]["enabled"] is False
@@ -164,7 +164,7 @@ def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> Non
 def test_panel_has_names_papers_and_marked_evidence(tmp_path: Path) -> None:
     page, _ = _views(tmp_path, dated_graph())
     data = _data(page)
-    _, panel = _by_id(page)["method:function-space learning rate matching"]
+    _, panel = _by_id(page)[FLERM_KEY]
     assert (panel["acronym"], panel["long_form"]) == ("FLeRM", "Function-space Learning Rate Matching")
     assert panel["type"] == "Method" and panel["papers"] == 1 and panel["mean_year"] == 2025
     paper = data["papers"][panel["paper_rows"][0]]
@@ -173,7 +173,7 @@ def test_panel_has_names_papers_and_marked_evidence(tmp_path: Path) -> None:
     row, sentence, start, end = panel["evidence"][0]
     assert data["papers"][row]["title"] == "Function-space Learning Rates"
     assert sentence[start:end] in ("FLeRM", "Function-space Learning Rate Matching")
-    _, llms = _by_id(page)["method:large language model"]
+    _, llms = _by_id(page)[LLM_KEY]
     assert llms["aliases"] == ["large language models", "LLMs"]  # name, acronym (LLM) and long form aside
     assert [data["papers"][row]["year"] for row in llms["paper_rows"]] == ["2025", "2024"]
     related = {data["panels"][i]["name"]: papers for i, papers, _ in llms["related"]}
@@ -200,9 +200,9 @@ def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path, monkeypa
     data = _data(page)
     assert data["years"] == [2023, 2025]
     colour = {node["id"]: node["color"] for node in data["nodes"]}
-    assert colour["method:function-space learning rate matching"] == year_colour(2025, 2023, 2025) == "#FDE725"
-    assert colour["method:monomial matrix group equivariant polynomial nfn"] == year_colour(2023, 2023, 2025) == "#440154"
-    assert colour["method:large language model"] == year_colour(2024.5, 2023, 2025)
+    assert colour[FLERM_KEY] == year_colour(2025, 2023, 2025) == "#FDE725"
+    assert colour[MAGEP_KEY] == year_colour(2023, 2023, 2025) == "#440154"
+    assert colour[LLM_KEY] == year_colour(2024.5, 2023, 2025)
     assert data["colours"]["year"] == [node["color"] for node in data["nodes"]]
     assert 'option value="year" selected' in page and 'id="year-scale" class="scale">' in page
     assert 'id="year-from"' in page
@@ -235,7 +235,7 @@ def test_type_and_paper_filters_say_what_they_left_out() -> None:
     assert chosen.nodes == ("dataset:cifar-10", "dataset:cifar-100", "dataset:imagenet")
     assert "of type Dataset" in chosen.notes[0]
     frequent = select_entities(index, min_papers=2)
-    assert frequent.nodes == ("dataset:cifar-10", "method:large language model")
+    assert frequent.nodes == ("dataset:cifar-10", LLM_KEY)
     assert "in at least 2 papers" in frequent.notes[0] and "11 others left out" in frequent.notes[0]
 
 
@@ -253,21 +253,21 @@ def test_max_nodes_keeps_the_top_by_pagerank_and_says_what_was_folded() -> None:
 def test_focus_goes_depth_links_out_and_keeps_the_focus_under_a_cap() -> None:
     index = index_entities(sample_graph())
     sira = resolve_entity(index, "sira")
-    assert focus_entities(index, sira, depth=0).nodes == ("method:self-information rewrite attack",)
+    assert focus_entities(index, sira, depth=0).nodes == (SIRA_KEY,)
     near = focus_entities(index, sira, depth=1).nodes
-    assert set(near) == {"method:self-information rewrite attack", "method:paraphrasing attack", "method:large language model", "task:watermark removal",
+    assert set(near) == {SIRA_KEY, PARAPHRASING_KEY, LLM_KEY, "task:watermark removal",
                          "dataset:imagenet", "metric:success rate"}
     far = focus_entities(index, sira, depth=2).nodes
-    assert set(near) < set(far) and "method:function-space learning rate matching" in far
+    assert set(near) < set(far) and FLERM_KEY in far
     capped = focus_entities(index, sira, depth=2, max_nodes=2)
-    assert "method:self-information rewrite attack" in capped.nodes and len(capped.nodes) == 2
+    assert SIRA_KEY in capped.nodes and len(capped.nodes) == 2
     assert "within 2 links of Self-Information Rewrite Attack" in capped.notes[0]
 
 
-@pytest.mark.parametrize("name, key", [("LLM", "method:large language model"), ("llms", "method:large language model"),
-                                       ("Large Language Model", "method:large language model"),
-                                       ("Function-space Learning Rate Matching", "method:function-space learning rate matching"),
-                                       ("GTs", "method:graph transformer")])
+@pytest.mark.parametrize("name, key", [("LLM", LLM_KEY), ("llms", LLM_KEY),
+                                       ("Large Language Model", LLM_KEY),
+                                       ("Function-space Learning Rate Matching", FLERM_KEY),
+                                       ("GTs", GT_KEY)])
 def test_focus_names_are_names_aliases_or_acronyms_in_any_case(name: str, key: str) -> None:
     assert resolve_entity(index_entities(sample_graph()), name) == key
 
@@ -277,7 +277,7 @@ def test_unknown_focus_names_and_bad_numbers_are_usage_errors() -> None:
     with pytest.raises(PaperkgError, match="no entity has that name.*Close matches: ImageNet"):
         resolve_entity(index, "ImageNett")
     with pytest.raises(PaperkgError, match="--depth must be 0 or more"):
-        focus_entities(index, "method:self-information rewrite attack", depth=-1)
+        focus_entities(index, SIRA_KEY, depth=-1)
     with pytest.raises(PaperkgError, match="--max-nodes must be 1 or more"):
         select_entities(index, max_nodes=0)
     with pytest.raises(PaperkgError, match="--min-papers must be 1 or more"):
@@ -296,9 +296,9 @@ def test_unknown_choices_are_user_errors(tmp_path: Path, options: dict, message:
 def test_focus_view_opens_on_its_entity(tmp_path: Path) -> None:
     key = render_focus(dated_graph(), tmp_path / "focus.html", "LLM", depth=1)
     data = _data((tmp_path / "focus.html").read_text(encoding="utf-8"))
-    assert key == data["focus"] == "method:large language model"
-    assert "method:large language model" in {node["id"] for node in data["nodes"]}
-    assert "method:monomial matrix group equivariant polynomial nfn" not in {node["id"] for node in data["nodes"]}
+    assert key == data["focus"] == LLM_KEY
+    assert LLM_KEY in {node["id"] for node in data["nodes"]}
+    assert MAGEP_KEY not in {node["id"] for node in data["nodes"]}
 
 
 def test_thinning_keeps_every_entitys_strongest_link_within_the_cap() -> None:
@@ -386,7 +386,7 @@ def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> Non
     run_cli("view", str(saved_graph))
     assert sorted(p.name for p in saved_graph.parent.glob("*.html")) == ["graph.html", "papers.html"]
     run_cli("view", str(saved_graph), "--focus", "gts", "--depth", "1", "-o", str(saved_graph.parent / "gts.html"))
-    assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == "method:graph transformer"
+    assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == GT_KEY
 
 
 @pytest.mark.parametrize("args, message", [

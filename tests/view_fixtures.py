@@ -24,7 +24,8 @@ YEARS = {"022ade70781f4129": 2023, "4a2f2e6da9f81cf7": 2025, "6d6887ad5122c59b":
 
 def dated_records() -> list[Extraction]:
     """The sample papers with a year, venue and (one) arXiv link each."""
-    metadata: dict[str, dict[str, object]] = {paper_id: {"year": year, "venue": "ICML"} for paper_id, year in YEARS.items()}
+    metadata: dict[str, dict[str, object]] = {paper_id: {"year": year, "venue": "ICML"}
+                                              for paper_id, year in YEARS.items()}
     metadata["022ade70781f4129"]["url"] = "https://arxiv.org/abs/2501.00001"
     return sample_records(metadata)
 

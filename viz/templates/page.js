@@ -435,6 +435,9 @@
       element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row[0]))]);
   }
   document.getElementById("close-panel").addEventListener("click", function () { panel.hidden = true; });
+  document.addEventListener("keydown", function (event) {  // Escape closes the panel (an open result list first)
+    if (event.key === "Escape" && !panel.hidden) panel.hidden = true;
+  });
   network.on("click", function (params) {
     if (params.nodes.length) nodePanel(indexOf.get(params.nodes[0]));
     else if (params.edges.length) edgePanel(params.edges[0]);
@@ -526,7 +529,7 @@
     var items = Array.prototype.slice.call(results.querySelectorAll("li[role=option]"));
     var at = items.findIndex(function (item) { return item.getAttribute("aria-selected") === "true"; });
     if (event.key === "Enter" && hits.length) { choose(hits[Math.max(at, 0)]); event.preventDefault(); }
-    else if (event.key === "Escape") { results.hidden = true; }
+    else if (event.key === "Escape" && !results.hidden) { results.hidden = true; event.stopPropagation(); }
     else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && items.length) {
       var next = (at + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
       items.forEach(function (item, k) { item.setAttribute("aria-selected", k === next ? "true" : "false"); });
