@@ -76,5 +76,5 @@ def test_first_push_of_rows_sharing_a_key_folds_them_as_merge_does(clean_neo4j):
     empty_database(clean_neo4j)
     with pytest.raises(Exception, match="Method sent 8 but found 7"):
         push_graph(graph, clean_neo4j)
-    assert run_cypher(clean_neo4j, "MATCH (m:Method {key: 'method:flerm'}) RETURN m.name AS name") == \
+    assert run_cypher(clean_neo4j, "MATCH (m:Method {key: $key}) RETURN m.name AS name", key=FLERM_KEY) == \
         [{"name": "the later row"}]
