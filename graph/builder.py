@@ -87,7 +87,7 @@ class GraphBuilder:
         if pkey in self.graph:
             return False
         self._add_paper(pkey, paper)
-        sentences = self.evidence.spans(paper.abstract, record.sentences)
+        sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
         evidence = self.evidence.make
         cut = _hyphenated_names(record)
         uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,

@@ -30,7 +30,8 @@ def test_the_builder_drops_edges_whose_ends_their_type_does_not_allow() -> None:
     relations = [Relation(RelType.EVALUATED_ON, 0, 1, 0, "model", 0.9),
                  Relation(RelType.EVALUATED_ON, 0, 2, 0, "model", 0.9),
                  Relation(RelType.USED_FOR, 2, 0, 0, "model", 0.9)]
-    record = Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations)
+    record = Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
+                        sentence_spans=[(0, len(text))])
     builder = GraphBuilder()
     builder.add(record)
     graph: nx.MultiDiGraph = builder.finalize()
@@ -39,7 +40,8 @@ def test_the_builder_drops_edges_whose_ends_their_type_does_not_allow() -> None:
 
 
 def _record(paper: str, text: str, entities: list[Mention], relations: list[Relation]) -> Extraction:
-    return Extraction(PaperRecord(id=paper, abstract=text), [text], entities, relations=relations)
+    return Extraction(PaperRecord(id=paper, abstract=text), [text], entities, relations=relations,
+                      sentence_spans=[(0, len(text))])
 
 
 def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() -> None:

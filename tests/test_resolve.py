@@ -97,6 +97,7 @@ def _record(paper_id, entities, abstract="S."):
 
     return Extraction.from_dict({
         SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": abstract}, "sentences": [abstract],
+        "sentence_spans": [[0, len(abstract)]],
         "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "model", "confidence": 0.8,
                            "role": "mentions", "acronym": None}, **e) for e in entities],
         "acronyms": [], "undefined_acronyms": [], "relations": []}, "test")
