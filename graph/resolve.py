@@ -129,13 +129,14 @@ class ShortForms:
             senses = self.papers[short]
             total = sum(senses.values())
             words = {form: tuple(_content_words(_expand(self.name(form), expand))) for form in senses}
+            spelt = {form: _spelt_by_initials(short, self.name(form)) for form in senses}
             into: dict[str, tuple[str, bool]] = {}
             for form in sorted(senses, key=lambda f: (senses[f], f)):
                 rare = senses[form] <= VARIANT_SHARE * total
                 for other in sorted(senses, key=lambda f: (-senses[f], f)):
                     if other == form or senses[other] < senses[form]:
                         continue
-                    local = _variant_kind(words[form], words[other], rare)
+                    local = _variant_kind(words[form], words[other], rare, spelt[other] and not spelt[form])
                     if local is not None:
                         senses[other] += senses.pop(form)
                         self.context[short, other].update(self.context.pop((short, form), Counter()))
@@ -206,16 +207,24 @@ def same_words(a: str, b: str) -> bool:
     return _same_stems(tuple(_content_words(a)), tuple(_content_words(b)))
 
 
-def _variant_kind(variant: tuple[str, ...], sense: tuple[str, ...], rare: bool) -> bool | None:
+def _variant_kind(variant: tuple[str, ...], sense: tuple[str, ...], rare: bool, cut: bool) -> bool | None:
     """How a definition's content words make it a variant of a more used sense of the same short form: None
-    for no variant, False to fold it everywhere (the same term), True only where it defines the short form."""
+    for no variant, False to fold it everywhere (the same term), True only where it defines the short form.
+    `cut`: the sense's word initials spell the short form and the variant's do not (a long form cut short,
+    'Dialectal' for DA, not a term of its own such as 'speech-to-text' for ST)."""
     if variant == sense or rare and _same_stems(variant, sense) or _noun_and_gerund(variant, sense):
         return False
     if rare and len(variant) != len(sense) and (
             variant[-1:] == sense[-1:] and (_subsequence(variant, sense) or _subsequence(sense, variant))
-            or len(variant) < len(sense) and sense[:len(variant)] == variant):
+            or cut and len(variant) < len(sense) and sense[:len(variant)] == variant):
         return True
     return None
+
+
+def _spelt_by_initials(short: str, name: str) -> bool:
+    """The short form's letters are, in order, initials of the name's words ('DA': 'Dialectal Arabic')."""
+    initials = iter(word[0] for word in re.split(r"[\s\-/]+", name.lower()) if word)
+    return all(letter in initials for letter in short.lower() if letter.isalpha())
 
 
 def _same_stems(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -251,6 +251,15 @@ def test_a_definition_cut_short_joins_the_definition_it_was_cut_from():
     assert graph.nodes["task:knowledge base"]["papers"] == 20
 
 
+def test_a_shorter_definition_that_spells_the_short_form_is_no_cut_but_a_term_of_its_own():
+    records = [*[_record(f"s{i}", [_defines("VT", "voice translation")]) for i in range(20)],
+               _record("full", [_defines("VT", "voice-to-text translation")]),
+               _record("own", [_defines("VT", "voice-to-text")])]
+    graph = _finalize(records)
+    assert graph.has_edge("paper:own", "task:voice-to-text")
+    assert graph.has_edge("paper:full", "task:voice translation")  # words added under the same head
+
+
 @pytest.mark.parametrize("main, other", [
     ("spectral quilting", "sparse quilting"),        # the same head, other words: two things
     ("relation extraction", "referring expression"),
