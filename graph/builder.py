@@ -185,7 +185,7 @@ class GraphBuilder:
                 if found:
                     target, rule = found
             elif use.short and (use.short, use.form) in shorts.redirect:
-                target, rule = shorts.redirect[use.short, use.form], "acronym-variant"
+                target, rule = shorts.redirect[use.short, use.form], "acronym-paper-variant"
             elif len(qualified.get(use.form, ())) == 1:
                 target, rule = next(iter(qualified[use.form])), "head-ellipsis"
             if rule and rule != "acronym-own-definition":

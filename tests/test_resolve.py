@@ -238,7 +238,7 @@ def test_a_rare_definition_with_words_left_out_or_added_joins_its_sense_in_its_o
     graph = _finalize(records)
     node = graph.nodes["task:zonal quantum parsing"]
     assert node["papers"] == 14 and {"zonal parsing", "zonal quantum tree parsing"} <= set(node["aliases"])
-    assert "zonal parsing [acronym-variant: short]" in node["merged_from"]
+    assert "zonal parsing [acronym-paper-variant: short]" in node["merged_from"]
     assert graph.has_edge("paper:other", "method:zonal parsing") and "ZQP" not in _names(graph)
 
 
