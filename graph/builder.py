@@ -136,6 +136,8 @@ class GraphBuilder:
             targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
         for name, into, rule, paper in self.merges:
             a, b = _form(name), _form(into)
+            if rule == "synonym-of" and not shorts.may_be_synonyms(name, a, into, b):
+                continue
             groups.union(a, b)
             evidence[a][name, rule].add(paper)
             evidence[b][into, rule].add(paper)

@@ -99,6 +99,8 @@ class ShortForms:
     spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     defined_in: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     redirect: dict[tuple[str, str], str] = field(default_factory=dict)  # (short, variant form) -> its sense
+    _senses: dict[str, set[str]] | None = field(default=None, init=False, repr=False)  # form -> shorts it defines
+    _expand: dict[str, str] = field(default_factory=dict, init=False, repr=False)  # short -> its dominant long form
 
     def define(self, short: str, form: str, name: str, context: Iterable[str], paper: str = "",
                weight: int = 1) -> None:
@@ -149,6 +151,25 @@ class ShortForms:
                 if local:
                     self.redirect[short, form] = other
         return folds
+
+    def may_be_synonyms(self, a: str, form_a: str, b: str, form_b: str) -> bool:
+        """Whether a model's SYNONYM_OF pair may be one thing by the corpus: the names share a word once
+        short forms inside are written out ('nested NER', 'nested named entity recognition'), neither is
+        the other with words added (a kind of it: 'Chinese NER'), and the corpus does not define them as
+        the long forms of two different short forms ('recurrent neural network', 'long short-term memory')."""
+        if self._senses is None:  # asked once the senses are final (after fold_variants)
+            self._senses = defaultdict(set)
+            for short, senses in self.papers.items():
+                for form in senses:
+                    self._senses[form].add(short)
+            self._expand = {short: self.name(main) for short, main in self._dominant().items()}
+        words_a, words_b = (set(_content_words(_expand(name, self._expand))) for name in (a, b))
+        if words_a == words_b:
+            return True
+        if not words_a & words_b or words_a < words_b or words_b < words_a:
+            return False
+        shorts_a, shorts_b = self._senses.get(form_a), self._senses.get(form_b)
+        return not (shorts_a and shorts_b and not shorts_a & shorts_b)
 
     def _dominant(self) -> dict[str, str]:
         """Short form -> the form of the definition holding DOMINANT_SHARE of its papers, where one does."""

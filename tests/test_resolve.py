@@ -271,3 +271,23 @@ def test_distinct_things_sharing_letters_stay_apart(main, other):
                _record("b", [_defines("XY", other, "Method")])]
     graph = _finalize(records)
     assert graph.has_edge("paper:b", f"method:{other}") and graph.nodes[f"method:{main}"]["papers"] == 20
+
+
+@pytest.mark.parametrize("a, b, merged", [
+    ("tensor merge network", "tensor merging network", True),
+    ("nested QX", "nested quilt extraction", True),             # QX written out: the same words
+    ("Elbo", "quilt extraction", False),                        # no word in common
+    ("Chinese quilt extraction", "quilt extraction", False),    # a kind of it
+    ("spectral quilt machine", "spectral learning", False),     # the long forms of SQM and SL
+])
+def test_a_synonym_of_relation_merges_only_names_the_corpus_lets_be_one(a, b, merged):
+    records = [*[_record(f"d{i}", [_defines("QX", "quilt extraction", "Method")]) for i in range(3)],
+               _record("sqm", [_defines("SQM", "spectral quilt machine", "Method")]),
+               _record("sl", [_defines("SL", "spectral learning", "Method")]),
+               _record("x", [_other(a), _other(b)])]
+    builder = GraphBuilder()
+    builder.add_all(records)
+    builder.merge(a, b, "synonym-of", "x")
+    graph = builder.finalize()
+    keys = {k for k in graph.successors("paper:x") if k.startswith("method:")}
+    assert (len(keys) == 1) is merged
