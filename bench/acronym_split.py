@@ -82,7 +82,8 @@ def judge(short: str, group: list[dict]) -> tuple[dict, list[dict], list[tuple[d
     short form's nodes. The dominant sense is the node defining it in the most papers; a bare node is another
     one named by the short form; a variant is a node whose long form's words (stemmed, function words out)
     are all among another sense's ('natural processing', 'language modeling', 'Dialectal'); the rest are
-    senses of their own. Judged from the names alone, apart from the builder's rules."""
+    senses of their own. Judged from the names alone, apart from the builder's rules. (`misnamed` tells
+    whether the dominant node goes by another thing's name.)"""
     defining = [n for n in group if n.get("long_form")]
     dominant = max(defining, key=lambda n: (n.get("papers", 0), n["key"]))
     bare = [n for n in group if n is not dominant and _key(n["name"]) == short]
@@ -103,6 +104,12 @@ def judge(short: str, group: list[dict]) -> tuple[dict, list[dict], list[tuple[d
         else:
             distinct.append(node)
     return dominant, bare, variants, distinct
+
+
+def misnamed(short: str, node: dict) -> bool:
+    """The node is named neither by its long form nor by the short form: another thing merged into it
+    ('machine learning' carrying SVM = support vector machine)."""
+    return _key(node["name"]) != short and _stems(node["name"]) != _stems(node["long_form"])
 
 
 _FUNCTION_WORDS = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
@@ -186,14 +193,18 @@ def main() -> None:
               f"{definition['name']!r} ({definition.get('papers', 0)} papers, {definition['label']})")
     top = top_short_forms(graph)
     judged = [(short, papers, *judge(short, group)) for short, papers, group in top]
-    whole = [short for short, _, _, bare, variants, _ in judged if not bare and not variants]
+    whole = [short for short, _, dominant, bare, variants, _ in judged
+             if not bare and not variants and not misnamed(short, dominant)]
     print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with their long form, "
           f"no bare node, every other node a sense of its own; "
           f"{sum(len(v) for *_, v, _ in judged)} variants left split, "
-          f"{sum(len(b) for *_, b, _, _ in judged)} bare nodes")
+          f"{sum(len(b) for *_, b, _, _ in judged)} bare nodes, "
+          f"{sum(misnamed(short, dominant) for short, _, dominant, *_ in judged)} named by another thing")
     for short, papers, dominant, bare, variants, distinct in judged:
         mark = "ok" if short in whole else "NO"
-        print(f"  {mark} {short:10} {papers:5}  {dominant['name']} [{dominant['label']}, {dominant.get('papers', 0)}]")
+        print(f"  {mark} {short:10} {papers:5}  {dominant['name']} [{dominant['label']}, {dominant.get('papers', 0)}]"
+              + (f"  (long form {dominant['long_form']!r}: another thing merged in)"
+                 if misnamed(short, dominant) else ""))
         for node in bare:
             print(f"        bare node: {node['name']} [{node['label']}, {node.get('papers', 0)}]")
         for node, sense in variants:
