@@ -249,6 +249,7 @@ def _spelt_by_initials(short: str, name: str) -> bool:
 
 
 def _same_stems(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Word by word the same but for endings."""
     return len(a) == len(b) and all(_same_stem(x, y) for x, y in zip(a, b))
 
 
@@ -260,6 +261,7 @@ def _noun_and_gerund(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def _gerund_of(noun: str, gerund: str) -> bool:
+    """'model' -> 'modeling' / 'modelling', 'rewrite' -> 'rewriting'."""
     return gerund in (noun + "ing", noun + noun[-1] + "ing", noun.removesuffix("e") + "ing")
 
 
