@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from paperkg.core.errors import PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
 from paperkg.settings import load_settings
 
 
@@ -157,12 +158,17 @@ def register(app: typer.Typer) -> None:
 
     @eval_app.command("relations", epilog=(
         "Examples:\n\n  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl --format scier\n\n"
-        "  paperkg eval relations ../shared/benchmarks/scierc/dev.json --format scierc --gold-entities"))
+        "  paperkg eval relations ../shared/benchmarks/scierc/dev.json --format scierc --gold-entities\n\n"
+        "  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl --format scier --min-confidence 0.8"))
     def eval_relations(file: FileArgument,
                        format: Annotated[RelationFormat, typer.Option("--format", "-f", help="The file's layout.")],
                        gold_entities: Annotated[bool, typer.Option(
                            "--gold-entities",
                            help="Relations between the gold mentions instead of the pipeline's own.")] = False,
+                       min_confidence: Annotated[float, typer.Option(
+                           "--min-confidence",
+                           help="Score only relations at least this sure (0 to 1); the graph keeps those at "
+                                f"{GRAPH_MIN_RELATION_CONFIDENCE}.")] = 0.0,
                        as_json: JsonOption = False) -> None:
         """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside
         them, words/s."""
@@ -170,6 +176,8 @@ def register(app: typer.Typer) -> None:
         from paperkg.extract.evaluate import relations as evaluation
 
         _require_file(file)
+        if not 0 <= min_confidence <= 1:
+            raise PaperkgError(f"--min-confidence must be between 0 and 1, not {min_confidence}.", ExitCode.USAGE)
         result = evaluation.run(load_pipeline(load_settings().pipeline), file, format.value,
-                                gold_entities=gold_entities)
+                                gold_entities=gold_entities, min_confidence=min_confidence)
         print(json.dumps(result, indent=1) if as_json else evaluation.format_report(result))
