@@ -10,7 +10,7 @@ from spacy.tokens import Doc, Span
 from paperkg.api import load_pipeline
 from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
 from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, acronym_synonyms, candidate_pairs,
-                                            feature_width, pair_features, sentence_starts)
+                                            dense_width, feature_width, pair_features, sentence_starts)
 from paperkg.extract.training.relations import monotone_precision
 
 from cli_helpers import CORPUS
@@ -85,13 +85,13 @@ def test_pair_features_pool_the_tensor_and_mark_the_words_at_the_pairs_edges():
     doc.tensor = numpy.arange(len(doc) * 2, dtype="f").reshape(len(doc), 2)
     entities = list(doc.spans["entities"])
     vocab, heads = {"for": 0, "on": 1}, {"bert": 0}
-    rows = pair_features(doc, entities, [(0, 2)], vocab, sentence_starts(doc), heads)
-    assert rows.shape == (1, feature_width(2, len(vocab), len(heads)))
+    rows = pair_features(doc, entities, [(0, 2)], vocab, sentence_starts(doc), heads).rows(
+        feature_width(2, len(vocab), len(heads)))
     (row,) = rows
     assert list(row[:4]) == [0, 1, 8, 9]                      # head (BERT) and tail (WSJ) vectors
     assert list(row[4:8]) == [4, 5, 6, 7]                     # the words between: mean and max
     assert list(row[10:12]) == [10, 11]                       # the token after the pair (".")
-    bag = row[9 * 2 + 9 + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS):]
+    bag = row[dense_width(2) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS):]
     assert list(bag[:2]) == [1, 1]                            # "for" and "on" between
     assert list(bag[2:4]) == [1, 0] and list(bag[4:6]) == [0, 1]  # first word between "for", last "on"
     assert list(bag[-2:]) == [1, 0]                           # the head ends in "bert", the tail in no known word
@@ -111,3 +111,13 @@ def test_confidence_reads_the_precision_table(nlp):
     table = component.cfg["precision"]["USED_FOR"]
     assert component.confidence("USED_FOR", table[-1][0] + 1e-3) == table[-1][1]
     assert all(0 <= p <= 1 for t, p in table)
+
+
+def test_scoring_from_the_set_columns_gives_what_the_model_gives_on_the_full_rows(nlp):
+    component = nlp.get_pipe("relation_model")
+    with nlp.select_pipes(disable=["relation_model"]):
+        doc = nlp(SENTENCES)
+    pairs, features = component.featurize(doc, list(doc.spans["entities"]))
+    rows = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
+                                       len(component.cfg["head_words"])))
+    assert pairs and numpy.allclose(component.score(features), component.model.predict(rows), atol=1e-5)

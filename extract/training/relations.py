@@ -24,7 +24,7 @@ from thinc.api import Adam, Model, fix_random_seed
 
 from paperkg.core.schema import RelType, relation_allowed
 from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
-from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs
+from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, feature_width
 
 COMPONENT = "relation_model"
 FACTORY = "paperkg_relation_model"
@@ -83,9 +83,11 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
     xs, ys, masks = [], [], []
     for doc, r in zip(docs, records):
         entities = list(doc.spans["entities"])
-        pairs, X = component.featurize(doc, entities)
+        pairs, features = component.featurize(doc, entities)
         if not pairs:
             continue
+        X = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
+                                        len(component.cfg["head_words"])))
         gold: dict[tuple[int, int, int, int], set[str]] = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
         for h0, h1, t0, t1, kind in r.relations:
             gold[(h0, h1, t0, t1)].add(kind.value)
