@@ -19,7 +19,9 @@ from typing import Any, NamedTuple
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy
+from spacy.attrs import LOWER
 from spacy.language import Language
+from spacy.strings import hash_string
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc, Span
 from spacy.util import registry
@@ -123,13 +125,19 @@ def stack_features(parts: Sequence[PairFeatures]) -> PairFeatures:
                         numpy.concatenate([part.hot_columns for part in parts]))
 
 
-def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[str, int],
-                  starts: Sequence[int], head_vocab: dict[str, int] | None = None) -> PairFeatures:
+def hashed(words: Sequence[str]) -> dict[int, int]:
+    """A vocabulary keyed by the hash spaCy gives each lower-cased word (what doc.to_array(LOWER) holds)."""
+    return {hash_string(word): i for i, word in enumerate(words)}
+
+
+def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[int, int],
+                  starts: Sequence[int], head_vocab: dict[int, int] | None = None) -> PairFeatures:
     """The features of the pairs (layout: `feature_width`): the tok2vec vectors of the head, the tail, the words
     between (mean and max), the CONTEXT tokens before the first and after the second mention (in the sentence),
     the head's and the tail's last token and the product of the two means; the labels and order; then one-hot:
     the gap, the mentions between, the between-words bag and, over the same words, the first and last word
-    between and the words just before and after the pair; the last words of head and tail over `head_vocab`.
+    between and the words just before and after the pair; the last words of head and tail over `head_vocab`
+    (both vocabularies `hashed`).
     Computed for all pairs at once from running sums (means) and a sparse table (maxima) of doc.tensor."""
     head_vocab = head_vocab or {}
     if not pairs:
@@ -159,8 +167,9 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     dense = numpy.hstack([head, tail, _mean(sums, left, right), _range_max(tensor, left, right),
                           _mean(sums, before, first), _mean(sums, last, after), tensor[h_end - 1], tensor[t_end - 1],
                           head * tail, labels]).astype("f")
-    columns = numpy.array([vocab.get(token.lower_, -1) for token in doc] + [-1], dtype="i8")
-    heads = numpy.array([head_vocab.get(token.lower_, -1) for token in doc] + [-1], dtype="i8")
+    lower = doc.to_array(LOWER).tolist()
+    columns = numpy.array([vocab.get(key, -1) for key in lower] + [-1], dtype="i8")
+    heads = numpy.array([head_vocab.get(key, -1) for key in lower] + [-1], dtype="i8")
     mention_starts = numpy.sort(spans[:, 0])
     between = numpy.searchsorted(mention_starts, right) - numpy.searchsorted(mention_starts, left)
     hot = [(every, numpy.searchsorted(GAP_BUCKETS, right - left, side="right") - 1),
@@ -249,13 +258,18 @@ class RelationModel(TrainablePipe):
         self.cfg: dict[str, Any] = {"labels": list(LABELS), "thresholds": {label: 0.5 for label in LABELS},
                                     "precision": {}, "between_words": [], "head_words": [], "max_gap": max_gap,
                                     "cue_types": list(cue_types), "acronym_confidence": acronym_confidence}
+        self._hashed: dict[str, tuple[list[str], dict[int, int]]] = {}
 
     @property
     def labels(self) -> tuple[str, ...]:
         return tuple(self.cfg["labels"])
 
-    def _vocab(self, key: str) -> dict[str, int]:
-        return {word: i for i, word in enumerate(self.cfg.get(key, []))}
+    def _vocab(self, key: str) -> dict[int, int]:
+        """The cfg's word list `key` as a hashed vocabulary (made once per list)."""
+        words = self.cfg.get(key, [])
+        if self._hashed.get(key, (None,))[0] is not words:
+            self._hashed[key] = (words, hashed(words))
+        return self._hashed[key][1]
 
     def confidence(self, label: str, probability: float) -> float:
         """How sure a relation is: the precision measured on dev of this type's relations at least as probable

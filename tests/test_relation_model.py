@@ -10,7 +10,8 @@ from spacy.tokens import Doc, Span
 from paperkg.api import load_pipeline
 from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
 from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, acronym_synonyms, candidate_pairs,
-                                            dense_width, feature_width, pair_features, sentence_starts)
+                                            dense_width, feature_width, hashed, pair_features,
+                                            sentence_starts)
 from paperkg.extract.training.relations import monotone_precision
 
 from cli_helpers import CORPUS
@@ -84,7 +85,7 @@ def test_pair_features_pool_the_tensor_and_mark_the_words_at_the_pairs_edges():
     doc = _doc(words, [True] + [False] * 5, [(0, 1, "Method"), (2, 3, "Task"), (4, 5, "Dataset")])
     doc.tensor = numpy.arange(len(doc) * 2, dtype="f").reshape(len(doc), 2)
     entities = list(doc.spans["entities"])
-    vocab, heads = {"for": 0, "on": 1}, {"bert": 0}
+    vocab, heads = hashed(["for", "on"]), hashed(["bert"])
     rows = pair_features(doc, entities, [(0, 2)], vocab, sentence_starts(doc), heads).rows(
         feature_width(2, len(vocab), len(heads)))
     (row,) = rows
