@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy
 from spacy.attrs import LOWER
 from spacy.language import Language
-from spacy.strings import hash_string
+from spacy.strings import hash_string  # type: ignore[attr-defined]  # Cython, no stub
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc, Span
 from spacy.util import registry
