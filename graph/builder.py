@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
-                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, relation_allowed)
+from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY,
+                                 SCHEMA_VERSION, SYMMETRIC_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord,
+                                 Relation, RelType, relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -99,6 +100,8 @@ class GraphBuilder:
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
                 if _merges(rel, uses[rel.head], uses[rel.tail]):
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
+                continue
+            if rel.confidence < GRAPH_MIN_RELATION_CONFIDENCE:  # below the graph's operating point (core/schema.py)
                 continue
             relations.append((rel.head, rel.tail, rel.type, evidence(
                 paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
