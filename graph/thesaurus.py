@@ -11,8 +11,9 @@ from .canonical import canonical_name
 
 
 def read_thesaurus(path: Path) -> dict[str, str]:
-    """Canonical term -> replacement ('' = drop). A header row 'label<TAB>replace by' is allowed."""
-    mapping: dict[str, str] = {}
+    """Canonical term -> replacement ('' = drop), chains followed to their end (A->B, B->C: A->C); a header row
+    'label<TAB>replace by' is allowed; a cycle (A->B, B->A) is an error naming the line that closes it."""
+    rows: dict[str, tuple[str, int]] = {}
     try:
         lines = Path(path).read_text(encoding="utf8").splitlines()
     except OSError as error:
@@ -28,8 +29,22 @@ def read_thesaurus(path: Path) -> dict[str, str]:
         label, replacement = parts[0].strip(), parts[1].strip()
         if number == 1 and label.lower() == "label" and replacement.lower() == "replace by":
             continue
-        mapping[canonical_name(label)] = replacement
-    return mapping
+        rows[canonical_name(label)] = (replacement, number)
+    return {term: _final_replacement(term, rows, path) for term in rows}
+
+
+def _final_replacement(term: str, rows: dict[str, tuple[str, int]], path: Path) -> str:
+    """Where `term` ends up when each replacement is looked up again; a name met twice is a cycle."""
+    seen = [term]
+    replacement, number = rows[term]
+    while replacement and (next_term := canonical_name(replacement)) != seen[-1] and next_term in rows:
+        if next_term in seen:
+            cycle = " -> ".join([*seen[seen.index(next_term):], next_term])
+            raise PaperkgError(f"{path}:{number}: replacing {seen[-1]!r} by {replacement!r} closes a cycle ({cycle}) "
+                               "whose names would only trade places; remove one of its lines.")
+        seen.append(next_term)
+        replacement, number = rows[next_term]
+    return replacement
 
 
 def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction:
