@@ -9,7 +9,7 @@ from pathlib import Path
 
 from paperkg.cli_output import names_folder
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder
+from paperkg.core.output_folder import check_output_folder, write_beside_build
 
 EXTENSIONS = {"graphml": ".graphml", "gexf": ".gexf", "json": ".json"}  # csv, vosviewer: a folder of two files
 FOLDER_FORMATS = {"csv": "a CSV export is two files (nodes.csv and edges.csv)",
@@ -19,9 +19,14 @@ DEFAULT_FORMAT = "graphml"
 
 def export_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:
     """The format to write and where: a file, or for csv a folder; one sentence when -o and --format disagree."""
-    if entity_map and format == "json":
+    chosen, target = _chosen_target(graph_file, format, output, entity_map)
+    if entity_map and chosen == "json":
         raise PaperkgError("--map writes GraphML, GEXF, CSV or VOSviewer files, not node-link JSON: use --format "
-                           "graphml, gexf, csv or vosviewer.", ExitCode.USAGE)
+                           "graphml, gexf, csv or vosviewer (or an -o file named .graphml or .gexf).", ExitCode.USAGE)
+    return chosen, target
+
+
+def _chosen_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:
     if format == "vosviewer" and not entity_map:
         raise PaperkgError("--format vosviewer writes the entity map (VOSviewer's map and network files): add "
                            "--map.", ExitCode.USAGE)
@@ -59,5 +64,6 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
         target.mkdir(parents=True, exist_ok=True)
         return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
+    writer = {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format]
+    write_beside_build(target, lambda path: writer(graph, path))
     return [target]

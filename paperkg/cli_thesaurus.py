@@ -28,6 +28,7 @@ def register(app: typer.Typer) -> None:
         """Write the merges the build made and candidate merges it did not, in the --thesaurus format
         (VOSviewer's 'label<TAB>replace by'), to review, edit and rebuild with."""
         from paperkg.core.atomic import atomic_write_text
+        from paperkg.core.output_folder import write_beside_build
         from paperkg.graph.exports import read_graph
         from paperkg.graph.thesaurus_review import thesaurus_text
 
@@ -35,6 +36,6 @@ def register(app: typer.Typer) -> None:
             raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
                                ExitCode.USAGE)
         text = thesaurus_text(read_graph(graph_file))
-        atomic_write_text(output, text)
+        write_beside_build(output, lambda path: atomic_write_text(path, text))
         made = sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))
         err.print(f"wrote {escape(str(output))}: {made} active merge rows, candidates commented")
