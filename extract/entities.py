@@ -19,6 +19,7 @@ mention stays in the extraction record with the reason it is not a node.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -158,8 +159,7 @@ class EntityAssembler(DataComponent):
         for span in doc.spans.get(self.model_spans_key, []):
             if not self._plausible_model_term(span):
                 continue
-            wraps_rule = any(span.start <= s and e <= span.end and e - s < len(span) for s, e in starts)
-            if not wraps_rule or self._reads_as_term(span):
+            if not _wraps_a_rule(span, starts) or self._reads_as_term(span):
                 model.append(Candidate(span.start, span.end, "model", span.label_))
         return rules + model
 
@@ -391,3 +391,15 @@ def make_entity_assembler(nlp: Language, name: str, files: dict[str, str], bound
                            max_model_term=max_model_term, proposal_window=proposal_window,
                            apposition_span=apposition_span, model_spans_key=model_spans_key, min_df=min_df,
                            max_word_share=max_word_share, established_df=established_df)
+
+
+def _wraps_a_rule(span: Span, rules: list[tuple[int, int]]) -> bool:
+    """Whether the span holds a shorter rule candidate; `rules` are (start, end) sorted, so only those starting
+    inside the span are looked at (all of them for every span is quadratic in a text of thousands of terms)."""
+    for at in range(bisect_left(rules, (span.start, span.start)), len(rules)):
+        start, end = rules[at]
+        if start >= span.end:
+            return False
+        if end <= span.end and end - start < len(span):
+            return True
+    return False
