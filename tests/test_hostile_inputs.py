@@ -20,27 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from build_helpers import example_papers, folder_bytes, killed_build, write_papers
+from build_helpers import (HOSTILE, TAG_OPENER, example_papers, folder_bytes, hostile_build_in, killed_build, strings,
+                           write_papers)
 from cli_helpers import run_cli
 
 from paperkg.core.atomic import _host_tag, atomic_write_text, remove_stale_temporaries
 from paperkg.ingest.normalize import normalize_inline, normalize_text
 
-TAG_OPENER = re.compile(r"<[A-Za-z/!?]")  # what an HTML parser reads as a tag, comment or declaration
-HOSTILE = ["&lt;img src=x onerror=alert(1) x&gt;", "&lt;script&gt;alert(1)&lt;/script x&gt;",
-           "&lt;!-- x --&gt;", "&lt;?php x ?&gt;", "<a href=x onclick=y z>", "&amp;lt;svg onload=alert(1) x&amp;gt;",
-           "<post, reply>", "k<n and n>m"]
-
-
-def strings(value) -> list[str]:
-    """Every string in a JSON value (keys too)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for key, item in value.items() for text in (key, *strings(item))]
-    if isinstance(value, list):
-        return [text for item in value for text in strings(item)]
-    return []
 
 
 @pytest.mark.parametrize("raw", HOSTILE)
@@ -60,11 +46,7 @@ def test_no_normalised_text_holds_a_tag_opener(text):
 @pytest.fixture(scope="module")
 def hostile_build(tmp_path_factory) -> Path:
     """A rules-only build of real abstracts with the hostile markup in their text and title."""
-    folder = tmp_path_factory.mktemp("hostile")
-    papers = [{**paper, "title": f"{paper['title']} {raw}", "abstract": f"{paper['abstract']} We use {raw} here."}
-              for paper, raw in zip(example_papers(), HOSTILE)]
-    run_cli("build", str(write_papers(folder / "in.jsonl", papers)), "-o", str(folder / "out"), "--no-model")
-    return folder / "out"
+    return hostile_build_in(tmp_path_factory.mktemp("hostile"))
 
 
 def test_escaped_markup_is_text_in_graph_json_and_the_extractions(hostile_build):
