@@ -38,13 +38,13 @@ def folder_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def killed_build(args: list[str], patch: str) -> subprocess.CompletedProcess:
+def killed_build(args: list[str], patch: str, signal_name: str = "SIGKILL") -> subprocess.CompletedProcess:
     """Run `paperkg ARGS` in a subprocess after `patch` (Python source) has wrapped some function so
-    that it SIGKILLs the process at a chosen point; returns the finished process."""
+    that it sends itself `signal_name` (SIGKILL by default) at a chosen point; returns the finished process."""
     program = "\n".join([
         "import os, signal, sys",
         "def die(*args, **kwargs):",
-        "    os.kill(os.getpid(), signal.SIGKILL)",
+        f"    os.kill(os.getpid(), signal.{signal_name})",
         patch,
         "from paperkg.cli import main",
         f"sys.argv = ['paperkg', *{args!r}]",
