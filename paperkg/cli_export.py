@@ -22,7 +22,7 @@ def export_target(graph_file: Path, format: str | None, output: Path | None, ent
     chosen, target = _chosen_target(graph_file, format, output, entity_map)
     if entity_map and chosen == "json":
         raise PaperkgError("--map writes GraphML, GEXF, CSV or VOSviewer files, not node-link JSON: use --format "
-                           "graphml, gexf, csv or vosviewer (or an -o file named .graphml or .gexf).", ExitCode.USAGE)
+                           "graphml, gexf, csv or vosviewer.", ExitCode.USAGE)
     return chosen, target
 
 
