@@ -58,6 +58,7 @@ def test_a_reader_refuses_an_interrupted_commit_naming_a_foreign_file(tmp_path, 
                     ("export", str(out / "graph.json"), "-o", str(tmp_path / "g.graphml")),
                     ("view", str(out / "graph.json"), "-o", str(tmp_path / "view")),
                     ("trends", str(out / "graph.json")),
+                    ("push", str(out / "graph.json"), "--uri", "bolt://127.0.0.1:9", "--password", "x"),
                     ("thesaurus", str(out / "graph.json"), "-o", str(tmp_path / "t.tsv"))):
         result = run_cli(*command, check=False)
         _refused(result, victim)
