@@ -30,21 +30,33 @@ def read_thesaurus(path: Path) -> dict[str, str]:
         if number == 1 and label.lower() == "label" and replacement.lower() == "replace by":
             continue
         rows[canonical_name(label)] = (replacement, number)
-    return {term: _final_replacement(term, rows, path) for term in rows}
+    return _follow_chains(rows, path)
 
 
-def _final_replacement(term: str, rows: dict[str, tuple[str, int]], path: Path) -> str:
-    """Where `term` ends up when each replacement is looked up again; a name met twice is a cycle."""
-    seen = [term]
-    replacement, number = rows[term]
-    while replacement and (next_term := canonical_name(replacement)) != seen[-1] and next_term in rows:
-        if next_term in seen:
-            cycle = " -> ".join([*seen[seen.index(next_term):], next_term])
-            raise PaperkgError(f"{path}:{number}: replacing {seen[-1]!r} by {replacement!r} closes a cycle ({cycle}) "
-                               "whose names would only trade places; remove one of its lines.")
-        seen.append(next_term)
-        replacement, number = rows[next_term]
-    return replacement
+def _follow_chains(rows: dict[str, tuple[str, int]], path: Path) -> dict[str, str]:
+    """Each term's replacement looked up again until it is no term of the thesaurus (each chain walked once);
+    a term met twice on one walk is a cycle, an error naming the line that closes it."""
+    final: dict[str, str] = {}
+    for term in rows:
+        walked: dict[str, None] = {}  # the chain from `term`, in order
+        current = term
+        while current not in final:
+            walked[current] = None
+            replacement, number = rows[current]
+            following = canonical_name(replacement) if replacement else ""
+            if following == current or following not in rows:
+                end = replacement
+                break
+            if following in walked:
+                names = list(walked)
+                cycle = " -> ".join([*names[names.index(following):], following])
+                raise PaperkgError(f"{path}:{number}: replacing {current!r} by {replacement!r} closes a cycle "
+                                   f"({cycle}) whose names would only trade places; remove one of its lines.")
+            current = following
+        else:
+            end = final[current]
+        final.update(dict.fromkeys(walked, end))
+    return final
 
 
 def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction:
