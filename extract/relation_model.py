@@ -93,13 +93,18 @@ def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int,
         by_sentence.setdefault(bisect_right(starts, start), []).append(i)
     pairs = []
     for members in by_sentence.values():
-        for a in members:
-            a_start, a_end, a_label = mentions[a]
-            for b in members:
-                b_start, b_end, b_label = mentions[b]
-                if a != b and (a_label, b_label) in ALLOWED_LABELS and not (a_start < b_end and b_start < a_end) \
-                        and max(a_start, b_start) - min(a_end, b_end) <= max_gap:
-                    pairs.append((a, b))
+        found = []
+        by_start = sorted(members, key=lambda m: mentions[m][0])
+        for position, a in enumerate(by_start):  # each mention meets only those starting within max_gap of its end
+            for later in range(position + 1, len(by_start)):
+                b = by_start[later]
+                (a_start, a_end, a_label), (b_start, b_end, b_label) = mentions[a], mentions[b]
+                if b_start - a_end > max_gap:
+                    break
+                if not (a_start < b_end and b_start < a_end) and max(a_start, b_start) - min(a_end, b_end) <= max_gap:
+                    found += [pair for pair, labels in (((a, b), (a_label, b_label)), ((b, a), (b_label, a_label)))
+                              if labels in ALLOWED_LABELS]
+        pairs += sorted(found)  # in the order of the mentions, as the pairs of a sentence always were
     return pairs
 
 
