@@ -195,7 +195,7 @@ def test_map_to_a_json_file_is_one_sentence(small_build, tmp_path):
 
 
 _KILL_IN_EXTRACT = '''
-import paperkg.parallel as parallel
+import paperkg.orchestrate.parallel as parallel
 real_extract_lines = parallel.extract_lines
 def extract_lines(*args, **kwargs):
     for number, item in enumerate(real_extract_lines(*args, **kwargs)):
