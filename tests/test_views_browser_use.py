@@ -12,6 +12,7 @@ from graph_fixtures import FLERM_KEY, GT_KEY, SIRA_KEY
 from view_fixtures import dated_graph
 
 from paperkg.graph.exports import write_json
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.style import relation_style
 from paperkg.viz.views import render_views
 
@@ -33,7 +34,7 @@ EDGE_MIDDLE = """(id) => {
 @pytest.fixture(scope="module")
 def views(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("views")
-    render_views(dated_graph(), out, colour_by="community")
+    render_views(dated_graph(), out, ViewOptions(colour_by="community"))
     return out
 
 

@@ -15,8 +15,9 @@ from records import Link, Term, build, paper
 
 from paperkg.core.schema import Extraction
 
-HOSTILE_NAME = "<script>alert(1)</script>"
-HOSTILE_ALIAS = "<svg onload=alert(2)>"  # sorts after HOSTILE_NAME, which the entity is named by
+HOSTILE_NAME = "<script>alert(1)</script> net"
+HOSTILE_ALIAS = "<svg onload=alert(2)> net"  # sorts after HOSTILE_NAME, which the entity is named by; the
+# shared word lets the SYNONYM_OF pair pass the corpus check (graph/resolve.py may_be_synonyms)
 HOSTILE_SENTENCE = "We beat </script><script>alert(3)</script> & \"friends\" with XSSNet on 'it'."
 HOSTILE_URL = "javascript:alert(4)"
 YEARS = {"022ade70781f4129": 2023, "4a2f2e6da9f81cf7": 2025, "6d6887ad5122c59b": 2024}
