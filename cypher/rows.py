@@ -17,10 +17,12 @@ import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import Evidence, NodeLabel, RelType
+from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
+PAPER = NodeLabel.PAPER.value
 
 # evidence dict field -> (relationship property holding the parallel list, its element type,
 # the value stored when the field is absent: Neo4j lists hold neither nulls nor mixed types)
@@ -70,10 +72,23 @@ def _properties(attrs: dict[str, Any], skip: Iterable[str], where: str) -> dict[
             if name not in skip and value is not None}
 
 
-def evidence_lists(evidence: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """The evidence dicts of one edge as parallel list properties (evidence_papers, ...)."""
-    return {prop: [missing if item.get(key) is None else kind(item[key]) for item in evidence]
-            for key, (prop, kind, missing) in EVIDENCE_FIELDS.items()}
+def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
+    """The evidence items of one edge as parallel list properties (evidence_papers, ...); a column
+    already of its type is kept as it is (most are), the rest converted item by item."""
+    columns = zip(*map(_evidence_fields, evidence)) if evidence else ([] for _ in EVIDENCE_FIELDS)
+    lists = {}
+    for (prop, kind, missing), column in zip(EVIDENCE_FIELDS.values(), columns):
+        values = list(column)
+        lists[prop] = values if set(map(type, values)) <= {kind} else [
+            missing if value is None else kind(value) for value in values]
+    return lists
+
+
+def _evidence_fields(item: Any) -> tuple[Any, ...]:
+    """One evidence item's values in EVIDENCE_FIELDS order (compact items without a dict lookup each)."""
+    if isinstance(item, CompactEvidence):
+        return item.values_tuple()
+    return tuple(map(item.get, EVIDENCE_FIELDS))
 
 
 def _label_of(graph: nx.MultiDiGraph, node: Any) -> str:
@@ -126,3 +141,15 @@ def props_hash(props: dict[str, Any]) -> str:
     """A short hash of a row's properties: equal properties, equal hash."""
     text = json.dumps(props, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest()
+
+
+def paper_digests(rows: GraphRows) -> dict[str, str]:
+    """Per paper key, one digest over its node's hash and the (type, target, hash) of its relationships:
+    equal digests, the paper and all it links to unchanged (what a re-push compares first)."""
+    parts: dict[str, list[str]] = {row["key"]: [row["hash"]] for row in rows.nodes.get(PAPER, [])}
+    for (rel_type, source_label, _), group_rows in rows.rels.items():
+        if source_label == PAPER:
+            for row in group_rows:
+                parts[row["source"]].append(f"{rel_type} {row['target']} {row['hash']}")
+    return {key: hashlib.blake2b("\n".join([found[0], *sorted(found[1:])]).encode("utf8"),
+                                 digest_size=12).hexdigest() for key, found in parts.items()}

@@ -23,9 +23,9 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.changes import HASH_PROPERTY, Changes, changed_rows
+from paperkg.cypher.changes import DIGEST_PROPERTY, HASH_PROPERTY, Changes, all_rows, changed_rows
 from paperkg.cypher.library import schema_statements
-from paperkg.cypher.rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
+from paperkg.cypher.rows import NODE_LABELS, PAPER, REL_TYPES, GraphRows, graph_rows
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,10 @@ CREATE (push:{PUSH_LABEL} {{seq: seq, started_at: datetime(), source: $source,
                            graph_nodes: $nodes, graph_relationships: $rels}})
 RETURN seq
 """
+# A paper's digest is stored once all its rows are written, and cleared before any of them is: a
+# push cut short never leaves a digest that vouches for rows the server does not hold.
+_CLEAR_DIGESTS = f"UNWIND $rows AS key MATCH (p:{PAPER} {{key: key}}) REMOVE p.{DIGEST_PROPERTY}"
+_SET_DIGESTS = f"UNWIND $rows AS row MATCH (p:{PAPER} {{key: row[0]}}) SET p.{DIGEST_PROPERTY} = row[1]"
 _FINISH_PUSH = f"MATCH (p:{PUSH_LABEL} {{seq: $push}}) SET p.completed_at = datetime()"
 # Only what carries paperkg's marker (its hash property): another application's nodes and relationships
 # under the same labels stay. Relationships first, then nodes: one DETACH DELETE batch that holds the
@@ -235,12 +239,12 @@ def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, rows: GraphRows) -
                                ExitCode.SERVER)
 
 
-def _run_batch(tx: ManagedTransaction, query: str, rows: list[dict[str, Any]], push: int) -> None:
+def _run_batch(tx: ManagedTransaction, query: str, rows: list[Any], push: int) -> None:
     """One batch in one managed transaction."""
     tx.run(query, rows=rows, push=push).consume()
 
 
-def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+def _batches(rows: list[Any], size: int) -> Iterator[list[Any]]:
     """`rows` in consecutive slices of at most `size`."""
     for start in range(0, len(rows), size):
         yield rows[start:start + size]
@@ -312,14 +316,24 @@ def _write_batches(driver: Driver, database: str, work: list[tuple[str, list[dic
                     on_batch(len(batch))
 
 
-def _write_changes(driver: Driver, database: str, rows: GraphRows, push: int, fresh: bool,
+def _run_batched(driver: Driver, database: str, query: str, rows: list[Any], batch_size: int) -> None:
+    """One query over `rows`, one managed write transaction per batch."""
+    with driver.session(database=database) as session:
+        for batch in _batches(rows, batch_size):
+            session.execute_write(_run_batch, query, batch, 0)
+
+
+def _write_changes(driver: Driver, database: str, changes: Changes, push: int, fresh: bool,
                    batch_size: int | None, on_batch: Callable[[int], None] | None) -> None:
     """CREATE the rows into a database without paperkg nodes (`fresh`), else MERGE them."""
+    _run_batched(driver, database, _CLEAR_DIGESTS, changes.stale, CREATE_BATCH_SIZE)
+    rows = changes.rows
     if fresh:
         log.info("no paperkg node on the server: creating the rows")
         create_rows(driver, database, rows, push, batch_size or CREATE_BATCH_SIZE, on_batch)
     else:
         write_rows(driver, database, rows, push, batch_size or DEFAULT_BATCH_SIZE, on_batch)
+    _run_batched(driver, database, _SET_DIGESTS, sorted(changes.digests.items()), CREATE_BATCH_SIZE)
 
 
 def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
@@ -374,7 +388,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size or DEFAULT_BATCH_SIZE)
         fresh = not holds_paperkg_nodes(driver, target.database)
-        changes = Changes(rows) if replace or fresh else changed_rows(driver, target.database, rows)
+        changes = all_rows(rows) if replace or fresh else changed_rows(driver, target.database, rows)
         unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
         if on_batch and unchanged:
             on_batch(unchanged)
@@ -382,7 +396,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
         written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
         log.info("push %d: %d nodes and relationships to write (%d on the server as they are)",
                  push, written, unchanged)
-        _write_changes(driver, target.database, changes.rows, push, fresh, batch_size, on_batch)
+        _write_changes(driver, target.database, changes, push, fresh, batch_size, on_batch)
         finish_push(driver, target.database, push)
         nodes, rels = read_counts(driver, target.database, rows, push, changes)
     report = PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written)
