@@ -8,13 +8,14 @@ and the entities whose counts or metrics moved.
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+import networkx as nx
 from neo4j import Driver, Session
 
-from paperkg.cypher.rows import NODE_LABELS, PAPER, GraphRows, paper_digests
+from paperkg.cypher.rows import NODE_LABELS, PAPER, GraphRows, graph_rows, paper_digests
 
 HASH_PROPERTY = "paperkg_hash"
 DIGEST_PROPERTY = "paperkg_digest"
@@ -48,58 +49,42 @@ class Changes:
     stale: list[str] = field(default_factory=list)
 
 
-def all_rows(rows: GraphRows) -> Changes:
+def all_rows(graph: nx.MultiDiGraph, rows: GraphRows) -> Changes:
     """Every row to send, every digest to store: the push into a database without paperkg's data."""
-    return Changes(rows, digests=paper_digests(rows))
+    return Changes(rows, digests=dict(paper_digests(graph).values()))
 
 
-def changed_rows(driver: Driver, database: str, rows: GraphRows) -> Changes:
-    """Compare the papers' digests, then the rows of papers that differ and of entities, with the
-    server's, and keep the rows that differ or are missing."""
+def changed_rows(driver: Driver, database: str, graph: nx.MultiDiGraph) -> Changes:
+    """Compare the papers' digests with the server's, then build and compare row by row the rows of the
+    papers that differ and of the entities; keep the rows that differ or are missing."""
     changes = Changes(GraphRows())
     with driver.session(database=database) as session:
         held_digests = dict(session.run(_PAPER_DIGESTS).single(strict=True)["pairs"])
-        wanted = paper_digests(rows)
-        checked = {key for key, digest in wanted.items() if held_digests.get(key) != digest}
-        changes.digests = {key: wanted[key] for key in checked}
-        changes.stale = [key for key in checked if held_digests.get(key) is not None]
+        wanted = paper_digests(graph)
+        checked = {node for node, (key, digest) in wanted.items() if held_digests.get(key) != digest}
+        changes.digests = {wanted[node][0]: wanted[node][1] for node in checked}
+        changes.stale = [key for key in changes.digests if held_digests.get(key) is not None]
         del held_digests
-        by_paper = _paper_rows(rows)
-        for key in wanted.keys() - checked:
-            for group, row in by_paper[key]:
-                _count_same(changes, group, row)
+        for node in wanted.keys() - checked:
+            changes.same_nodes[PAPER] += 1
+            changes.same_rels.update(data.get("type", key) for *_, key, data in graph.out_edges(node, keys=True,
+                                                                                             data=True))
+        rows = graph_rows(graph, papers=checked)
         held_nodes = {key: value for _, pairs in session.run(_ENTITY_HASHES, labels=list(NODE_LABELS)).values()
                       for key, value in pairs}
         held_rels = dict(_entity_rel_hashes(session))
-        held_rels.update(_paper_hashes(session, sorted(checked), held_nodes))
-        for key in checked:
-            for group, row in by_paper[key]:
-                _compare(changes, group, row, held_nodes, held_rels)
-        for group, row in _entity_rows(rows):
+        held_rels.update(_paper_hashes(session, sorted(changes.digests), held_nodes))
+        for group, row in _all_rows(rows):
             _compare(changes, group, row, held_nodes, held_rels)
     return changes
 
 
-def _paper_rows(rows: GraphRows) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
-    """Per paper key, its node row (group: the label) and its relationship rows (group: type and labels)."""
-    by_paper: dict[str, list[tuple[Any, dict[str, Any]]]] = defaultdict(list)
-    for row in rows.nodes.get(PAPER, []):
-        by_paper[row["key"]].append((PAPER, row))
-    for group, group_rows in rows.rels.items():
-        if group[1] == PAPER:
-            for row in group_rows:
-                by_paper[row["source"]].append((group, row))
-    return by_paper
-
-
-def _entity_rows(rows: GraphRows) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """The node rows of the entity labels and the relationship rows whose source is an entity."""
+def _all_rows(rows: GraphRows) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Every row with its group: the label for a node row, (type, source label, target label) for a relationship."""
     for label, label_rows in rows.nodes.items():
-        if label != PAPER:
-            yield from ((label, row) for row in label_rows)
+        yield from ((label, row) for row in label_rows)
     for group, group_rows in rows.rels.items():
-        if group[1] != PAPER:
-            yield from ((group, row) for row in group_rows)
+        yield from ((group, row) for row in group_rows)
 
 
 def _count_same(changes: Changes, group: Any, row: dict[str, Any]) -> None:

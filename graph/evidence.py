@@ -55,11 +55,6 @@ class CompactEvidence(Mapping):
         return {"paper": self.paper, "sentence": self.text[self.sentence_start:self.sentence_end],
                 "start": self.start, "end": self.end, "extractor": self.extractor, "confidence": self.confidence}
 
-    def values_tuple(self) -> tuple[Any, ...]:
-        """The field values in FIELDS order (what a writer turning many items into columns wants)."""
-        return (self.paper, self.text[self.sentence_start:self.sentence_end], self.start, self.end, self.extractor,
-                self.confidence)
-
     def _numbers(self) -> tuple[Any, ...]:
         """Every field but the sentence (compared first, as it is cheap)."""
         return (self.paper, self.start, self.end, self.extractor, self.confidence)

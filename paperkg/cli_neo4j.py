@@ -80,7 +80,7 @@ def counts_table(report: PushReport) -> Table:
 
 
 def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
-                  replace: bool = False, source: str = "") -> PushReport:
+                  replace: bool = False, source: str = "", bulk_import: Path | None = None) -> PushReport:
     """Push with a progress bar on a terminal and print the counts table (also on a mismatch)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -91,9 +91,8 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: in
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("pushing", total=total)
         try:
-            report = push_graph(graph, target, replace=replace, source=source,
-                                on_batch=lambda done: progress.advance(task, done),
-                                **({"batch_size": batch_size} if batch_size else {}))
+            report = push_graph(graph, target, replace=replace, source=source, bulk_import=bulk_import,
+                                on_batch=lambda done: progress.advance(task, done), batch_size=batch_size or None)
         except CountMismatch as mismatch:
             Console().print(counts_table(mismatch.report))
             raise
@@ -106,12 +105,12 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: in
 
 
 def push(graph_file: Path, target: Neo4jTarget, batch_size: int | None = None,
-         replace: bool = False) -> PushReport:
+         replace: bool = False, bulk_import: Path | None = None) -> PushReport:
     """Load a saved graph (graph.json or graph.graphml) and push it."""
     from paperkg.graph.exports import read_graph
 
     return push_to_neo4j(read_graph(graph_file), target, batch_size=batch_size, replace=replace,
-                         source=str(graph_file))
+                         source=str(graph_file), bulk_import=bulk_import)
 
 
 def _parse_params(pairs: list[str]) -> dict[str, str]:
@@ -214,11 +213,16 @@ def register(app: typer.Typer) -> None:
         batch_size: Annotated[Optional[int], typer.Option(
             min=1, help="Rows per write transaction (default 2000).", show_default=False)] = None,
         replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
+        bulk_import: Annotated[Optional[Path], typer.Option(
+            metavar="NEO4J_HOME", help="First push into an empty database of a local server run from this Neo4j "
+            "home (as scripts/neo4j.sh makes): stop it, load with neo4j-admin database import, start it; "
+            "the same data as a push, much faster for a large graph.")] = None,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
         from paperkg.graph.exports import graph_path
 
-        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), batch_size, replace)
+        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), batch_size, replace,
+             bulk_import)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
                                  "  paperkg query acronym --param acronym=FLeRM --json")
@@ -227,6 +231,8 @@ def register(app: typer.Typer) -> None:
         param: Annotated[list[str], typer.Option("--param", "-p", help="name=value; repeatable.")] = [],  # noqa: B006 - typer reads the default
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
         list_all: Annotated[bool, typer.Option("--list", help="List the queries and their parameters.")] = False,
+        show: Annotated[bool, typer.Option("--show", help="Print the query's Cypher (labels filled in), for "
+                                                          "Neo4j Browser; no server needed.")] = False,
         uri: UriOption = None,
         user: UserOption = None,
         password: PasswordOption = None,
@@ -235,5 +241,10 @@ def register(app: typer.Typer) -> None:
         """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
         if list_all or name is None:
             print_query_list()
+            return
+        if show:
+            from paperkg.cypher.library import load_query
+
+            print(load_query(name).text)
             return
         query(name, _settings(uri, user, password, database), param, as_json)
