@@ -115,10 +115,10 @@ def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) ->
             props["key"] = node_key(graph, node)
             rows.nodes[label].append({"key": props["key"], "props": props, "hash": props_hash(props)})
     for source, target, key, attrs in graph.edges(keys=True, data=True):
+        if papers is not None and source not in papers and graph.nodes[source].get("label") == PAPER:
+            continue
         rel_type = _type_of(source, target, key, attrs)
         group = (rel_type, _label_of(graph, source), _label_of(graph, target))
-        if papers is not None and group[1] == PAPER and source not in papers:
-            continue
         props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
         props.update(evidence_lists(attrs.get("evidence") or []))
         rows.rels[group].append({"source": graph.nodes[source].get("key", source),
