@@ -6,10 +6,11 @@ on transient failures) running `UNWIND $rows AS row MERGE ...` on a uniquely con
 is a parameter. Only rows the server lacks or holds with other properties are sent
 (paperkg.cypher.changes: one digest per paper first, then row hashes), so pushing the same graph twice
 sends nothing the second time and an interrupted push is completed by the next one. A first load into
-an empty local server can go through Neo4j's bulk importer instead (paperkg.cypher.bulk_import). Each push is recorded as a (:PaperkgPush {seq})
-node and every node and relationship carries `first_push` (set once), `last_push` (the last
-push that wrote it), `paperkg_hash` (its properties' hash, paperkg's marker) and `paperkg_keys` (the
-properties it set: a push replaces those and keeps the ones users added).
+an empty local server can go through Neo4j's bulk importer instead (paperkg.cypher.bulk_import).
+Each push is recorded as a (:PaperkgPush {seq}) node and every node and relationship carries
+`first_push` (set once), `last_push` (the last push that wrote it), `paperkg_hash` (its properties'
+hash, paperkg's marker) and `paperkg_keys` (the properties it set: a push replaces those and keeps
+the ones users added); every paper carries `paperkg_digest`.
 """
 from __future__ import annotations
 
