@@ -10,8 +10,10 @@ The slice is the fixed-seed 10,000-abstract ACL 2020-2021 sample: the ACL Anthol
 ../shared/corpus/abstracts/ from 2020 and 2021, shuffled with bench_scale.py's seed, the first
 10,000 in corpus order. A split is an entity node named by a bare short form ('NLP', no long
 form of its own) while another node carries that short form as its acronym; the dominant such
-definition (most papers) is printed with both nodes' papers. Also prints, for the 30 short forms
-in the most papers, whether each is one node with its long form.
+definition (most papers) is printed with both nodes' papers. Also judges the 30 short forms in the
+most papers (`judge`): each holds when its dominant sense is one node with its long form and the
+short form, no other node is named by the short form, and every other node carrying it is a sense
+of its own (printed) rather than a variant of another sense's long form left split.
 """
 from __future__ import annotations
 
@@ -75,6 +77,60 @@ def top_short_forms(graph: dict, count: int = 30) -> list[tuple[str, int, list[d
     return [(short, sum(n.get("papers", 0) for n in group), group) for short, group in ranked[:count]]
 
 
+def judge(short: str, group: list[dict]) -> tuple[dict, list[dict], list[tuple[dict, dict]], list[dict]]:
+    """(dominant sense, bare nodes, variants left split as (variant, the sense it varies), distinct senses) of a
+    short form's nodes. The dominant sense is the node defining it in the most papers; a bare node is another
+    one named by the short form; a variant is a node whose long form's words (stemmed, function words out)
+    are all among another sense's ('natural processing', 'language modeling', 'Dialectal'); the rest are
+    senses of their own. Judged from the names alone, apart from the builder's rules. (`misnamed` tells
+    whether the dominant node goes by another thing's name.)"""
+    defining = [n for n in group if n.get("long_form")]
+    dominant = max(defining, key=lambda n: (n.get("papers", 0), n["key"]))
+    bare = [n for n in group if n is not dominant and _key(n["name"]) == short]
+    others = sorted((n for n in defining if n is not dominant and n not in bare),
+                    key=lambda n: (-n.get("papers", 0), n["key"]))
+    variants, distinct = [], []
+    for node in others:
+        words = _stems(node["long_form"])
+        sense = next((other for other in [dominant, *others] if other is not node
+                      and other.get("papers", 0) >= node.get("papers", 0) and words <= _stems(other["long_form"])),
+                     None)
+        if sense is None:
+            sense = next((other for other in [dominant, *others] if other is not node
+                          and _stems(other["long_form"]) < words and other.get("papers", 0) > node.get("papers", 0)),
+                         None)
+        if sense is not None:
+            variants.append((node, sense))
+        else:
+            distinct.append(node)
+    return dominant, bare, variants, distinct
+
+
+def misnamed(short: str, node: dict) -> bool:
+    """The node is named neither by its long form nor by the short form: another thing merged into it
+    ('machine learning' carrying SVM = support vector machine)."""
+    return _key(node["name"]) != short and _stems(node["name"]) != _stems(node["long_form"])
+
+
+_FUNCTION_WORDS = frozenset({"a", "an", "and", "for", "in", "of", "on", "the", "to", "with"})
+
+
+def _stems(name: str) -> frozenset[str]:
+    """A long form's content words, crudely stemmed: 'modelling', 'modeling', 'models' -> 'model'."""
+    stems = set()
+    for word in re.split(r"[^a-z0-9]+", name.lower()):
+        if not word or word in _FUNCTION_WORDS:
+            continue
+        for suffix in ("ing", "ed", "s"):
+            if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
+                word = word[:-len(suffix)]
+                break
+        if len(word) > 3 and word[-1] == word[-2]:
+            word = word[:-1]
+        stems.add(word.removesuffix("e") if len(word) > 3 else word)
+    return frozenset(stems)
+
+
 def sweep(extractions: Path, shares: list[float]) -> None:
     """Build the graph from saved extraction lines once per dominant-share threshold; print the splits
     left and how many short forms with rival definitions the threshold hands to their top one."""
@@ -136,14 +192,27 @@ def main() -> None:
         print(f"  {bare['name']!r} ({bare.get('papers', 0)} papers, {bare['label']}) -> "
               f"{definition['name']!r} ({definition.get('papers', 0)} papers, {definition['label']})")
     top = top_short_forms(graph)
-    whole = [short for short, _, group in top if len(group) == 1]
-    joined = [short for short, _, group in top if all(n.get("long_form") for n in group)]
-    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with its long form; "
-          f"{len(joined)} have no bare node (the rest of 'other' are other long forms, each a paper's own)")
-    for short, papers, group in top:
-        shown = "; ".join(f"{n['name']} [{n['label']}, {n.get('papers', 0)}]" for n in group)
-        mark = "ok   " if short in whole else "other" if short in joined else "NO   "
-        print(f"  {mark} {short:10} {papers:5}  {shown}")
+    judged = [(short, papers, *judge(short, group)) for short, papers, group in top]
+    whole = [short for short, _, dominant, bare, variants, _ in judged
+             if not bare and not variants and not misnamed(short, dominant)]
+    print(f"\n{len(whole)} of the {len(top)} acronyms in the most papers are one node with their long form, "
+          f"no bare node, every other node a sense of its own; "
+          f"{sum(len(v) for *_, v, _ in judged)} variants left split, "
+          f"{sum(len(b) for *_, b, _, _ in judged)} bare nodes, "
+          f"{sum(misnamed(short, dominant) for short, _, dominant, *_ in judged)} named by another thing")
+    for short, papers, dominant, bare, variants, distinct in judged:
+        mark = "ok" if short in whole else "NO"
+        print(f"  {mark} {short:10} {papers:5}  {dominant['name']} [{dominant['label']}, {dominant.get('papers', 0)}]"
+              + (f"  (long form {dominant['long_form']!r}: another thing merged in)"
+                 if misnamed(short, dominant) else ""))
+        for node in bare:
+            print(f"        bare node: {node['name']} [{node['label']}, {node.get('papers', 0)}]")
+        for node, sense in variants:
+            print(f"        variant left split: {node['name']} [{node['label']}, {node.get('papers', 0)}] "
+                  f"of {sense['name']}")
+        if distinct:
+            print("        other senses: " + "; ".join(
+                f"{n['long_form']} [{n['label']}, {n.get('papers', 0)}]" for n in distinct))
 
 
 if __name__ == "__main__":

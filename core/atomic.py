@@ -1,7 +1,16 @@
-"""Atomic file output: write to a temporary file beside the target, then rename over it."""
+"""Atomic file output: write to a temporary file beside the target, then rename over it.
+
+The temporary file is named `.TARGET.paperkg-PID-HOST.XXXXXXXX.tmp`: paperkg's, with the process that
+writes it and a tag of its host. A process killed while writing (SIGKILL, the OOM killer) leaves it
+behind; the next write of the same target removes those of its host whose process is gone, and leaves
+any other (a live writer's, another host's on a shared disk, a file that only looks like one).
+"""
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import socket
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +20,9 @@ from typing import IO
 def atomic_write(path: Path, write: Callable[[IO[bytes]], object]) -> None:
     """Call `write` with a binary file object; the target appears only once it is complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.paperkg-{os.getpid()}-{_host_tag()}.", suffix=".tmp",
+                               dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -25,6 +36,45 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], object]) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write UTF-8 text atomically."""
     atomic_write(path, lambda handle: handle.write(text.encode("utf8")))
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files a killed paperkg process left beside `path` (this host's, owner gone);
+    returns those removed."""
+    prefix = f".{path.name}.paperkg-"
+    removed: list[Path] = []
+    try:
+        names = [entry.name for entry in os.scandir(path.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        owner = _TEMPORARY.fullmatch(name[len(prefix):])
+        if owner and owner["host"] == _host_tag() and not _alive(int(owner["pid"])):
+            stale = path.parent / name
+            stale.unlink(missing_ok=True)
+            removed.append(stale)
+    return removed
+
+
+_TEMPORARY = re.compile(r"(?P<pid>[0-9]{1,10})-(?P<host>[0-9a-f]{8})\.[a-z0-9_]{8}\.tmp")
+
+
+def _host_tag() -> str:
+    """A short tag of this machine's name: a pid means nothing on another host sharing the folder."""
+    return hashlib.sha256(socket.gethostname().encode("utf8", "surrogateescape")).hexdigest()[:8]
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists (ours, or another user's)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # another user's process (EPERM), or not a pid this system can have
+        return True
+    return True
 
 
 def _umask() -> int:

@@ -15,7 +15,8 @@ from typing import Any, TypedDict
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
-SCHEMA_VERSION = 3  # 3: no Concept label; a mention of none of the four types has label null
+SCHEMA_VERSION = 4  # 3: no Concept label, a mention of none of the four types has label null;
+# 4: sentence spans in the extraction record, sentence_start in the evidence
 SCHEMA_KEY = "paperkg_schema"  # the field (extraction line) and graph attribute (graph.json) holding it
 
 
@@ -85,6 +86,10 @@ REL_ENDS: dict[RelType, frozenset[tuple[NodeLabel, NodeLabel]]] = {
     RelType.SYNONYM_OF: _SAME_LABEL,
 }
 SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelType.SYNONYM_OF})
+# The graph's operating point: an entity-entity relation becomes an edge (and the views draw it) only when its
+# confidence is at least this. The relation model's confidence is the precision its type had on SciER dev at
+# that probability (gold mentions), so this is the precision asked of the graph's typed edges.
+GRAPH_MIN_RELATION_CONFIDENCE = 0.8
 # Entity-entity types in the graph, in legend order (SYNONYM_OF merges nodes instead).
 ENTITY_REL_TYPES: tuple[RelType, ...] = tuple(kind for kind in REL_ENDS if kind is not RelType.SYNONYM_OF)
 
@@ -102,6 +107,7 @@ class Evidence(TypedDict):
 
     paper: str
     sentence: str
+    sentence_start: int  # where the sentence starts in the paper's normalised abstract
     start: int        # character offsets into the paper's normalised abstract
     end: int
     extractor: str
@@ -243,7 +249,11 @@ class Relation:
 
 @dataclass
 class Extraction:
-    """Everything extracted from one paper: one line of extractions.jsonl."""
+    """Everything extracted from one paper: one line of extractions.jsonl.
+
+    `sentence_spans[i]` is where `sentences[i]` lies in the abstract, so that evidence is placed by
+    offsets, never found again by searching text (a repeated sentence would be found at its first place).
+    """
 
     paper: PaperRecord
     sentences: list[str]
@@ -251,6 +261,15 @@ class Extraction:
     acronyms: list[AcronymDefinition] = field(default_factory=list)
     undefined_acronyms: list[UndefinedAcronym] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
+    sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        """Every sentence has its span, and the span holds that sentence (ValueError otherwise)."""
+        if len(self.sentence_spans) != len(self.sentences):
+            raise ValueError(f"{len(self.sentences)} sentences but {len(self.sentence_spans)} sentence spans")
+        for sentence, (start, end) in zip(self.sentences, self.sentence_spans):
+            if self.paper.abstract[start:end] != sentence:
+                raise ValueError(f"sentence span {start}-{end} does not hold the sentence {sentence[:40]!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form with the schema version."""
@@ -258,6 +277,7 @@ class Extraction:
             SCHEMA_KEY: SCHEMA_VERSION,
             "paper": self.paper.to_dict(),
             "sentences": self.sentences,
+            "sentence_spans": [list(span) for span in self.sentence_spans],
             "entities": [_plain(m) for m in self.entities],
             "acronyms": [_plain(a) for a in self.acronyms],
             "undefined_acronyms": [_plain(u) for u in self.undefined_acronyms],
@@ -284,6 +304,7 @@ class Extraction:
                 acronyms=[AcronymDefinition(**a) for a in data["acronyms"]],
                 undefined_acronyms=[UndefinedAcronym(**u) for u in data["undefined_acronyms"]],
                 relations=[Relation(**{**r, "type": RelType(r["type"])}) for r in data["relations"]],
+                sentence_spans=[(int(start), int(end)) for start, end in data["sentence_spans"]],
             )
         except (KeyError, TypeError, ValueError) as error:
             raise SchemaError(f"{where}: not a paperkg extraction record ({error}).") from None

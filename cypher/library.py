@@ -9,6 +9,10 @@ parameter gives its Browser form and default, e.g.
 Defaults are JSON literals (numbers, "strings", true/false, null, [lists]). A parameter whose
 default is a non-empty string names what the query is about (an acronym, a task, a paper): that
 default is only Neo4j Browser's example, so `paperkg query` asks for the parameter instead of using it.
+
+Label unions are written `%NODE_LABELS%` (every label) and `%ENTITY_LABELS%` (every label but Paper) and
+filled from core.schema's NodeLabel when a file is loaded, so a new label reaches every query and the
+full-text index without editing Cypher (`paperkg query NAME --show` prints the filled text for Neo4j Browser).
 """
 from __future__ import annotations
 
@@ -21,9 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import ENTITY_LABELS, NodeLabel
 
 CYPHER_DIR = Path(__file__).parent
 QUERY_DIR = CYPHER_DIR / "queries"
+LABEL_UNIONS = {"%NODE_LABELS%": "|".join(label.value for label in NodeLabel),
+                "%ENTITY_LABELS%": "|".join(label.value for label in ENTITY_LABELS)}
+_LABEL_UNION = re.compile("|".join(LABEL_UNIONS))
 _PARAM_LINE = re.compile(r"^//\s*:param\s+(?P<name>\w+)\s*=>\s*(?P<default>.+?)\s*(?:--\s*(?P<help>.*))?$")
 
 
@@ -109,8 +117,12 @@ def _parse_header(name: str, text: str) -> NamedQuery:
 @lru_cache(maxsize=None)
 def list_queries() -> tuple[NamedQuery, ...]:
     """Every query of the library, sorted by name."""
-    return tuple(_parse_header(path.stem, path.read_text(encoding="utf-8"))
-                 for path in sorted(QUERY_DIR.glob("*.cypher")))
+    return tuple(_parse_header(path.stem, read_cypher(path)) for path in sorted(QUERY_DIR.glob("*.cypher")))
+
+
+def read_cypher(path: Path) -> str:
+    """A .cypher file of the library with its label unions filled in from NodeLabel."""
+    return _LABEL_UNION.sub(lambda match: LABEL_UNIONS[match[0]], path.read_text(encoding="utf-8"))
 
 
 def load_query(name: str) -> NamedQuery:
@@ -127,6 +139,6 @@ def load_query(name: str) -> NamedQuery:
 
 def schema_statements() -> list[str]:
     """The statements of schema.cypher (constraints and indexes, each IF NOT EXISTS)."""
-    text = (CYPHER_DIR / "schema.cypher").read_text(encoding="utf-8")
+    text = read_cypher(CYPHER_DIR / "schema.cypher")
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
     return [statement.strip() for statement in code.split(";") if statement.strip()]

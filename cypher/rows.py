@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, get_type_hints
+from typing import Any, Collection, Iterable, get_type_hints
 
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import Evidence, NodeLabel, RelType
+from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
+PAPER = NodeLabel.PAPER.value
 
 # evidence dict field -> (relationship property holding the parallel list, its element type,
 # the value stored when the field is absent: Neo4j lists hold neither nulls nor mixed types)
@@ -70,9 +72,11 @@ def _properties(attrs: dict[str, Any], skip: Iterable[str], where: str) -> dict[
             if name not in skip and value is not None}
 
 
-def evidence_lists(evidence: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """The evidence dicts of one edge as parallel list properties (evidence_papers, ...)."""
-    return {prop: [missing if item.get(key) is None else kind(item[key]) for item in evidence]
+def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
+    """The evidence items of one edge as parallel list properties (evidence_papers, ...); compact items
+    turned into dicts once rather than looked up field by field."""
+    items = [item.to_dict() if isinstance(item, CompactEvidence) else item for item in evidence]
+    return {prop: [missing if item.get(key) is None else kind(item[key]) for item in items]
             for key, (prop, kind, missing) in EVIDENCE_FIELDS.items()}
 
 
@@ -97,32 +101,83 @@ def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
     return found
 
 
-def graph_rows(graph: nx.MultiDiGraph) -> GraphRows:
-    """Rows for every node and edge of the graph, grouped so each group is one Cypher text; entity nodes
-    carry their trend properties (first year, strongest burst)."""
+def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) -> GraphRows:
+    """Rows for every node and edge of the graph (with `papers`: of the entities, of those papers and of
+    their relationships only), grouped so each group is one Cypher text; entity nodes carry their trend
+    properties (first year, strongest burst)."""
     rows = GraphRows()
     over_time = trend_properties(graph)
     for node, attrs in graph.nodes(data=True):
-        props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
-        props.update(over_time.get(node, {}))
-        props["key"] = str(attrs.get("key", node))
-        rows.nodes[_label_of(graph, node)].append({"key": props["key"], "props": props, "hash": props_hash(props)})
+        label = _label_of(graph, node)
+        if papers is None or label != PAPER or node in papers:
+            props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
+            props.update(over_time.get(node, {}))
+            props["key"] = node_key(graph, node)
+            rows.nodes[label].append({"key": props["key"], "props": props, "hash": props_hash(props)})
     for source, target, key, attrs in graph.edges(keys=True, data=True):
-        rel_type = attrs.get("type", key)
-        if rel_type not in REL_TYPES:
-            raise PaperkgError(f"edge {source!r} -> {target!r} has type {rel_type!r}; paperkg "
-                               f"pushes only {', '.join(REL_TYPES)}.", ExitCode.USAGE)
-        where = f"edge {source!r} -[{rel_type}]-> {target!r}"
-        props = _properties(attrs, _EDGE_BOOKKEEPING, where)
-        props.update(evidence_lists(attrs.get("evidence") or []))
+        if papers is not None and source not in papers and graph.nodes[source].get("label") == PAPER:
+            continue
+        rel_type = _type_of(source, target, key, attrs)
         group = (rel_type, _label_of(graph, source), _label_of(graph, target))
+        props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
+        props.update(evidence_lists(attrs.get("evidence") or []))
         rows.rels[group].append({"source": graph.nodes[source].get("key", source),
                                  "target": graph.nodes[target].get("key", target),
                                  "props": props, "hash": props_hash(props)})
     return rows
 
 
+def node_key(graph: nx.MultiDiGraph, node: Any) -> str:
+    """The node's `key` property (its id when it has none)."""
+    return str(graph.nodes[node].get("key", node))
+
+
+def _type_of(source: Any, target: Any, key: Any, attrs: dict[str, Any]) -> str:
+    """The edge's relationship type, checked against the allow-list."""
+    rel_type = attrs.get("type", key)
+    if rel_type not in REL_TYPES:
+        raise PaperkgError(f"edge {source!r} -> {target!r} has type {rel_type!r}; paperkg "
+                           f"pushes only {', '.join(REL_TYPES)}.", ExitCode.USAGE)
+    return rel_type
+
+
+def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]]:
+    """How many nodes of each label and relationships of each type the graph holds (what a push sends)."""
+    labels = Counter(_label_of(graph, node) for node in graph)
+    types = Counter(_type_of(source, target, key, attrs) for source, target, key, attrs
+                    in graph.edges(keys=True, data=True))
+    return dict(sorted(labels.items())), dict(sorted(types.items()))
+
+
 def props_hash(props: dict[str, Any]) -> str:
     """A short hash of a row's properties: equal properties, equal hash."""
     text = json.dumps(props, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest()
+
+
+def _any_json(value: object) -> Any:
+    """json.dumps' `default` for a digest: compact evidence as its dict, anything else as its repr (a value
+    Neo4j cannot hold is then reported by graph_rows, with the node or edge it is on)."""
+    return value.to_dict() if isinstance(value, CompactEvidence) else repr(value)
+
+
+def _first(pair: tuple[str, Any]) -> str:
+    """The name of a (name, value) pair (the sort key: names are unique, values may not compare)."""
+    return pair[0]
+
+
+def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
+    """Per paper node, its key and one digest over its attributes and its edges' (type, target, attributes,
+    evidence), taken from the graph as it is (no rows built): equal digests, equal rows for the paper and
+    its relationships, which a re-push then skips unread. Rows are a function of exactly these values, so
+    a digest that differs only in form (1 for 1.0) costs a row-by-row comparison, never a missed change."""
+    digests = {}
+    for node, attrs in graph.nodes(data=True):
+        if attrs.get("label") != PAPER:
+            continue
+        edges = sorted([_type_of(node, target, key, data), node_key(graph, target), _label_of(graph, target),
+                        sorted(data.items(), key=_first)] for _, target, key, data
+                       in graph.out_edges(node, keys=True, data=True))
+        text = json.dumps([sorted(attrs.items(), key=_first), edges], ensure_ascii=False, default=_any_json)
+        digests[node] = (node_key(graph, node), hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest())
+    return digests

@@ -60,4 +60,23 @@ def run_named_query(query: NamedQuery, target: Neo4jTarget, params: dict[str, An
             try:
                 return session.execute_read(_fetch, query.text, params)
             except ClientError as error:
-                raise PaperkgError(f"query {query.name} failed on the server: {error.message}") from None
+                raise PaperkgError(server_problem(query.name, target, params, error.message or "")) from None
+
+
+# What the server says, in its own words (Neo4j 5, Lucene's query parser), and what it means for the user.
+_NO_INDEX = "There is no such fulltext schema index"
+_LUCENE_SYNTAX = ("queryparser.classic.ParseException", "queryparser.classic.TokenMgrError")
+
+
+def server_problem(name: str, target: Neo4jTarget, params: dict[str, Any], message: str) -> str:
+    """One sentence for a query the server refused: no full-text index yet (nothing pushed), a search text
+    that is not Lucene syntax; anything else with the server's first line."""
+    if _NO_INDEX in message:
+        return (f"query {name}: the database {target.database!r} at {target.uri} has no paperkg full-text "
+                "index, so no graph has been pushed to it yet: run paperkg push out/graph.json first.")
+    if any(marker in message for marker in _LUCENE_SYNTAX):
+        return (f"query {name}: --param text={params.get('text', '')!r} is not a search Lucene can read (words, "
+                '"phrases", prefix*, AND, OR, NOT, every bracket and quote closed); put a \\ before a special '
+                'character such as ( ) [ ] : / " to search for it.')
+    first_line = message.strip().splitlines()[0] if message.strip() else "no reason given"
+    return f"query {name} failed on the server: {first_line}"

@@ -4,18 +4,22 @@ Every batch is one managed write transaction (`session.execute_write`, retried b
 on transient failures) running `UNWIND $rows AS row MERGE ...` on a uniquely constrained
 `key`; labels and relationship types come only from the graph model's allow-list, every value
 is a parameter. Only rows the server lacks or holds with other properties are sent
-(paperkg.cypher.changes), so pushing the same graph twice sends nothing the second time and an
-interrupted push is completed by the next one. Each push is recorded as a (:PaperkgPush {seq})
-node and every node and relationship carries `first_push` (set once), `last_push` (the last
-push that wrote it), `paperkg_hash` (its properties' hash, paperkg's marker) and `paperkg_keys` (the
-properties it set: a push replaces those and keeps the ones users added).
+(paperkg.cypher.changes: one digest per paper first, then row hashes), so pushing the same graph twice
+sends nothing the second time and an interrupted push is completed by the next one. A first load into
+an empty local server can go through Neo4j's bulk importer instead (paperkg.cypher.bulk_import).
+Each push is recorded as a (:PaperkgPush {seq}) node and every node and relationship carries
+`first_push` (set once), `last_push` (the last push that wrote it), `paperkg_hash` (its properties'
+hash, paperkg's marker) and `paperkg_keys` (the properties it set: a push replaces those and keeps
+the ones users added); every paper carries `paperkg_digest`.
 """
 from __future__ import annotations
 
 import logging
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import networkx as nx
@@ -23,9 +27,10 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.changes import HASH_PROPERTY, Changes, changed_rows
+from paperkg.cypher.bulk_import import LocalServer, write_import_files
+from paperkg.cypher.changes import DIGEST_PROPERTY, HASH_PROPERTY, Changes, all_rows, changed_rows
 from paperkg.cypher.library import schema_statements
-from paperkg.cypher.rows import NODE_LABELS, REL_TYPES, GraphRows, graph_rows
+from paperkg.cypher.rows import NODE_LABELS, PAPER, REL_TYPES, GraphRows, graph_counts, graph_rows, node_key
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +86,12 @@ CREATE (push:{PUSH_LABEL} {{seq: seq, started_at: datetime(), source: $source,
                            graph_nodes: $nodes, graph_relationships: $rels}})
 RETURN seq
 """
+# A paper's digest is stored once all its rows are written, and cleared before any of them is: a
+# push cut short never leaves a digest that vouches for rows the server does not hold.
+_CLEAR_DIGESTS = f"UNWIND $rows AS key MATCH (p:{PAPER} {{key: key}}) REMOVE p.{DIGEST_PROPERTY}"
+_SET_DIGESTS = f"UNWIND $rows AS row MATCH (p:{PAPER} {{key: row[0]}}) SET p.{DIGEST_PROPERTY} = row[1]"
+_COUNT_ALL_NODES = "MATCH (n) RETURN count(n) AS nodes"
+_SET_PROPERTIES = "UNWIND $rows AS row MATCH (n:{label} {{key: row.key}}) SET n += row.props"
 _FINISH_PUSH = f"MATCH (p:{PUSH_LABEL} {{seq: $push}}) SET p.completed_at = datetime()"
 # Only what carries paperkg's marker (its hash property): another application's nodes and relationships
 # under the same labels stay. Relationships first, then nodes: one DETACH DELETE batch that holds the
@@ -113,6 +124,9 @@ _COUNT_STAMPED_RELS = """
 MATCH ()-[r:{types}]->() WHERE r.last_push = $push
 RETURN type(r) AS name, count(*) AS pushed
 """
+
+
+Counts = tuple[dict[str, int], dict[str, int]]  # nodes per label, relationships per type
 
 
 @dataclass(frozen=True)
@@ -221,13 +235,14 @@ def delete_paperkg_nodes(driver: Driver, database: str, batch_size: int) -> None
             session.run(statement, batch=batch_size).consume()
 
 
-def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, rows: GraphRows) -> None:
+def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, graph: nx.MultiDiGraph) -> None:
     """A node of another application under a paperkg label with a key paperkg pushes is an error, not
     overwritten."""
     with driver.session(database=target.database) as session:
         foreign = {label: set(keys) for label, keys in session.run(_FOREIGN_KEYS, labels=list(NODE_LABELS)).values()}
-    for label, label_rows in rows.nodes.items():
-        clash = sorted(foreign.get(label, set()) & {row["key"] for row in label_rows})
+    for label, keys in foreign.items():
+        clash = sorted(keys & {node_key(graph, node) for node, data in graph.nodes(data=True)
+                               if data.get("label") == label})
         if clash:
             raise PaperkgError(f"{_describe(target)} holds a :{label} node with key {clash[0]!r} that paperkg did not "
                                f"push (it has no {HASH_PROPERTY}), and paperkg does not overwrite another "
@@ -235,22 +250,22 @@ def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, rows: GraphRows) -
                                ExitCode.SERVER)
 
 
-def _run_batch(tx: ManagedTransaction, query: str, rows: list[dict[str, Any]], push: int) -> None:
+def _run_batch(tx: ManagedTransaction, query: str, rows: list[Any], push: int) -> None:
     """One batch in one managed transaction."""
     tx.run(query, rows=rows, push=push).consume()
 
 
-def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+def _batches(rows: list[Any], size: int) -> Iterator[list[Any]]:
     """`rows` in consecutive slices of at most `size`."""
     for start in range(0, len(rows), size):
         yield rows[start:start + size]
 
 
-def start_push(driver: Driver, database: str, rows: GraphRows, source: str) -> int:
-    """Record a new (:PaperkgPush) and return its sequence number."""
+def start_push(driver: Driver, database: str, counts: Counts, source: str) -> int:
+    """Record a new (:PaperkgPush) of a graph with `counts` and return its sequence number."""
     def create(tx: ManagedTransaction) -> int:
-        return tx.run(_START_PUSH, source=source, nodes=sum(rows.node_counts().values()),
-                      rels=sum(rows.rel_counts().values())).single(strict=True)["seq"]
+        return tx.run(_START_PUSH, source=source, nodes=sum(counts[0].values()),
+                      rels=sum(counts[1].values())).single(strict=True)["seq"]
     with driver.session(database=database) as session:
         return session.execute_write(create)
 
@@ -312,21 +327,31 @@ def _write_batches(driver: Driver, database: str, work: list[tuple[str, list[dic
                     on_batch(len(batch))
 
 
-def _write_changes(driver: Driver, database: str, rows: GraphRows, push: int, fresh: bool,
+def _run_batched(driver: Driver, database: str, query: str, rows: list[Any], batch_size: int) -> None:
+    """One query over `rows`, one managed write transaction per batch."""
+    with driver.session(database=database) as session:
+        for batch in _batches(rows, batch_size):
+            session.execute_write(_run_batch, query, batch, 0)
+
+
+def _write_changes(driver: Driver, database: str, changes: Changes, push: int, fresh: bool,
                    batch_size: int | None, on_batch: Callable[[int], None] | None) -> None:
     """CREATE the rows into a database without paperkg nodes (`fresh`), else MERGE them."""
+    _run_batched(driver, database, _CLEAR_DIGESTS, changes.stale, CREATE_BATCH_SIZE)
+    rows = changes.rows
     if fresh:
         log.info("no paperkg node on the server: creating the rows")
         create_rows(driver, database, rows, push, batch_size or CREATE_BATCH_SIZE, on_batch)
     else:
         write_rows(driver, database, rows, push, batch_size or DEFAULT_BATCH_SIZE, on_batch)
+    _run_batched(driver, database, _SET_DIGESTS, sorted(changes.digests.items()), CREATE_BATCH_SIZE)
 
 
-def read_counts(driver: Driver, database: str, rows: GraphRows, push: int,
+def read_counts(driver: Driver, database: str, counts: Counts, push: int,
                 changes: Changes) -> tuple[list[CountRow], list[CountRow]]:
     """Per label and per relationship type: sent, on the server as sent (held unchanged, or stamped by
     this push), and in total."""
-    node_sent, rel_sent = rows.node_counts(), rows.rel_counts()
+    node_sent, rel_sent = counts
     with driver.session(database=database) as session:
         totals = {(r["kind"], r["name"]): r["total"] for r in session.run(_COUNT_TOTALS)}
         stamped = _stamped_counts(session, sorted(changes.rows.node_counts()), sorted(changes.rows.rel_counts()),
@@ -353,41 +378,93 @@ def _stamped_counts(session: Any, labels: list[str], types: list[str], push: int
 
 
 def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
-               replace: bool = False, source: str = "",
+               replace: bool = False, source: str = "", bulk_import: Path | None = None,
                on_batch: Callable[[int], None] | None = None) -> PushReport:
     """Push `graph` to `target` and check the server's counts against it.
 
     `replace` first deletes the nodes and relationships paperkg pushed (other data stays); a push sets
     the properties paperkg owns and keeps those users added. Into a database without paperkg nodes
     the rows are CREATEd in batches of CREATE_BATCH_SIZE, else MERGEd in batches of DEFAULT_BATCH_SIZE
-    (`batch_size` sets both). Raises
+    (`batch_size` sets both). `bulk_import` (the home of the local server `target` names, whose database
+    must be empty) loads the graph with Neo4j's bulk importer instead, leaving the same data. Raises
     PaperkgError(ExitCode.SERVER) for connection, credential and database errors and
     CountMismatch (ExitCode.MISMATCH) when the server does not hold what was sent.
     """
     if batch_size is not None and batch_size < 1:
         raise PaperkgError(f"--batch-size must be at least 1, not {batch_size}.")
     began = time.perf_counter()
-    rows = graph_rows(graph)
+    counts = graph_counts(graph)
+    if bulk_import is not None:
+        push, changes = bulk_load(graph, target, bulk_import, source, on_batch)
+        written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
+        with open_driver(target) as driver:
+            nodes, rels = read_counts(driver, target.database, counts, push, changes)
+        return _checked(PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written), target)
     with open_driver(target, "; a push cut short is completed by pushing again") as driver:
         apply_schema(driver, target.database)
-        refuse_foreign_nodes(driver, target, rows)
+        refuse_foreign_nodes(driver, target, graph)
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size or DEFAULT_BATCH_SIZE)
         fresh = not holds_paperkg_nodes(driver, target.database)
-        changes = Changes(rows) if replace or fresh else changed_rows(driver, target.database, rows)
+        changes = (all_rows(graph, graph_rows(graph)) if replace or fresh
+                   else changed_rows(driver, target.database, graph))
         unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
         if on_batch and unchanged:
             on_batch(unchanged)
-        push = start_push(driver, target.database, rows, source)
+        push = start_push(driver, target.database, counts, source)
         written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
         log.info("push %d: %d nodes and relationships to write (%d on the server as they are)",
                  push, written, unchanged)
-        _write_changes(driver, target.database, changes.rows, push, fresh, batch_size, on_batch)
+        _write_changes(driver, target.database, changes, push, fresh, batch_size, on_batch)
         finish_push(driver, target.database, push)
-        nodes, rels = read_counts(driver, target.database, rows, push, changes)
-    report = PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written)
+        nodes, rels = read_counts(driver, target.database, counts, push, changes)
+    return _checked(PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written), target)
+
+
+def _checked(report: PushReport, target: Neo4jTarget) -> PushReport:
+    """The report, or CountMismatch when the server's counts differ from the graph's."""
     if report.mismatches:
         detail = ", ".join(f"{row.name} sent {row.sent} but found {row.pushed}" for row in report.mismatches)
-        raise CountMismatch(f"push {push} to {_describe(target)} finished but the server's counts "
+        raise CountMismatch(f"push {report.push} to {_describe(target)} finished but the server's counts "
                             f"differ: {detail}.", report)
     return report
+
+
+def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: str,
+              on_batch: Callable[[int], None] | None = None) -> tuple[int, Changes]:
+    """The first push into the empty database of the local server run from `home`: the rows as CSV,
+    the server stopped, `neo4j-admin database import`, the server started, then by Cypher the schema,
+    the push record, what CSV cannot carry and the paper digests. Returns the push and what it wrote."""
+    server = LocalServer(home)
+    server.check(target.uri)
+    with open_driver(target) as driver, driver.session(database=target.database) as session:
+        held = session.run(_COUNT_ALL_NODES).single(strict=True)["nodes"]
+    if held:
+        raise PaperkgError(f"--bulk-import loads only into an empty database, and {_describe(target)} holds "
+                           f"{held} nodes: push without --bulk-import, or empty the database first.", ExitCode.USAGE)
+    changes = all_rows(graph, distinct_rows(graph_rows(graph)))
+    log.info("bulk import: stopping the server in %s while the CSV files are written, importing, starting it", home)
+    with tempfile.TemporaryDirectory(prefix="paperkg-import-", dir=home) as folder:
+        stopping = server.stop()
+        try:
+            files = write_import_files(changes.rows, Path(folder), push=1)
+            server.stopped(stopping)
+            server.import_files(target.database, files, Path(folder) / "import.report")
+        finally:
+            stopping.wait()
+            server.start(target.uri, (target.user, target.password), target.database)
+    with open_driver(target) as driver:
+        apply_schema(driver, target.database)
+        push = start_push(driver, target.database, graph_counts(graph), source)
+        if push != 1:
+            raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
+                               ExitCode.SERVER)
+        if on_batch:
+            on_batch(sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values()))
+        for label, label_rows in files.empty_lists.items():
+            _run_batched(driver, target.database, _SET_PROPERTIES.format(label=label), label_rows,
+                         CREATE_BATCH_SIZE)
+        _write_changes(driver, target.database, Changes(files.leftover, digests=changes.digests), push, True,
+                       None, None)
+        finish_push(driver, target.database, push)
+    return push, changes

@@ -86,6 +86,15 @@ RULE_BASE_CONFIDENCE = {name: rule.confidence for name, rule in RULES.items()}
 _ION = re.compile(r"\[([A-Z][a-z]?)\d*[+\-−]*\]([a-z]?)")  # [Ca2+]i, [K+]o, [Na+]
 _SUBSCRIPTED = re.compile(r"([a-z]?[A-Z][A-Za-z]{0,2})([a-z])")  # pHi, pHe, PO2a: a name and a subscript letter
 MAX_NAMED_GAP = 3  # words between a subscripted name and the word its subscript letter stands for
+# A long form after its short form is looked for in at most this many tokens per letter (plus a few): no alignment
+# the costs allow is longer, and a window reaching to a far bracket close would make nested brackets quadratic.
+LONG_TOKENS_PER_LETTER, LONG_TOKENS_EXTRA = 6, 20
+MAX_INITIALS_DISTANCE = 60  # tokens between a short form and the words whose initials spell it
+
+
+def _long_tokens(short: str) -> int:
+    """The most tokens a long form after the short form `short` is looked for in."""
+    return LONG_TOKENS_PER_LETTER * sum(map(str.isalnum, short)) + LONG_TOKENS_EXTRA
 
 
 def _abbreviates(chunk: str, word: str) -> bool:
@@ -224,7 +233,8 @@ class AcronymFinder:
             if found:
                 return found
         if open_at in run_ending and inner < close_at:
-            stop = next((k for k in range(inner, close_at) if texts[k] in self.lexicon.apposition_separators), close_at)
+            end = min(close_at, inner + _long_tokens("".join(texts[run_ending[open_at]:open_at])))
+            stop = next((k for k in range(inner, end) if texts[k] in self.lexicon.apposition_separators), end)
             found = self._long_window(s, (run_ending[open_at], open_at), (inner, stop), True, "short_bracket_long")
             if found and any(not f.shaped for f in self.cache.features(texts[found.long_start:found.long_end])):
                 return found
@@ -331,7 +341,10 @@ class AcronymFinder:
         """The best long form of texts[short[0]:short[1]] inside the window [lo, hi) of tokens;
         anchored: it must open the window (a long form after its short form)."""
         text = "".join(s.texts[short[0]:short[1]])
-        found: Alignment | None = self.aligner.align(text, s.words, window[0], window[1], anchored)
+        lo, hi = window
+        if anchored:
+            hi = min(hi, lo + _long_tokens(text))
+        found: Alignment | None = self.aligner.align(text, s.words, lo, hi, anchored)
         if found is None:
             return None
         return Definition(short[0], short[1], found.start, found.end, rule, self._confidence(rule, found.cost, text))
@@ -413,7 +426,8 @@ class AcronymFinder:
         if not (len(letters) >= 2 and letters.isalpha() and letters.isupper()):
             return None
         n, best = len(letters), None
-        for lo in range(len(texts) - n + 1):
+        near = range(max(start - MAX_INITIALS_DISTANCE - n, 0), min(end + MAX_INITIALS_DISTANCE, len(texts) - n + 1))
+        for lo in near:
             if texts[lo][:1].upper() != letters[0]:
                 continue
             hi = lo + n

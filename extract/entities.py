@@ -20,6 +20,7 @@ mention stays in the extraction record with the reason it is not a node.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -169,8 +170,7 @@ class EntityAssembler(DataComponent):
         for span in doc.spans.get(self.model_spans_key, []):
             if not self._plausible_model_term(span):
                 continue
-            wraps_rule = any(span.start <= s and e <= span.end and e - s < len(span) for s, e in starts)
-            if not wraps_rule or self._reads_as_term(span):
+            if not _wraps_a_rule(span, starts) or self._reads_as_term(span):
                 model.append(Candidate(span.start, span.end, "model", span.label_))
         return rules + model
 
@@ -417,3 +417,15 @@ def entities_key(nlp: Language) -> str:
     """The span group the pipeline's entity layer is written to (its spans_key setting): where the
     extraction record, the evaluations and the relation components read the entities."""
     return next((pipe.spans_key for _, pipe in nlp.components if isinstance(pipe, EntityAssembler)), SPANS_KEY)
+
+
+def _wraps_a_rule(span: Span, rules: list[tuple[int, int]]) -> bool:
+    """Whether the span holds a shorter rule candidate; `rules` are (start, end) sorted, so only those starting
+    inside the span are looked at (all of them for every span is quadratic in a text of thousands of terms)."""
+    for at in range(bisect_left(rules, (span.start, span.start)), len(rules)):
+        start, end = rules[at]
+        if start >= span.end:
+            return False
+        if end <= span.end and end - start < len(span):
+            return True
+    return False

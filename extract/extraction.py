@@ -34,7 +34,8 @@ def doc_to_extraction(doc: Doc, paper: PaperRecord, key: str = SPANS_KEY) -> Ext
                                   sentence=sent_of[short.start])
                  for short in doc._.paperkg_undefined_acronyms or []]
     return Extraction(paper=paper, sentences=[sent.text for sent in sents], entities=entities,
-                      acronyms=acronyms, undefined_acronyms=undefined, relations=list(doc._.paperkg_relations or []))
+                      acronyms=acronyms, undefined_acronyms=undefined, relations=list(doc._.paperkg_relations or []),
+                      sentence_spans=[(sent.start_char, sent.end_char) for sent in sents])
 
 
 def _mention(span: Span, ext: Underscore, sent_of: list[int]) -> Mention:

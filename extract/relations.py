@@ -1,6 +1,8 @@
 """Sentence-level cue relations between entities: USED_FOR, EVALUATED_ON, COMPARED_WITH, IS_A."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -37,14 +39,24 @@ class RelationFinder(DataComponent):
         sentences = list(doc.sents)
         for sent_index, (sent, in_sent) in enumerate(zip(sentences, group_by_sentence(sentences, entities))):
             idx = [index[(e.start, e.end)] for e in in_sent]
-            for a in idx:
-                for b in idx:
-                    if a != b and entities[a].start < entities[b].start:
-                        self._pair(doc, entities, a, b, sent_index, relations)
+            for a, b in self._near_pairs(entities, idx):
+                self._pair(doc, entities, a, b, sent_index, relations)
             if len(proposed_names) == 1 and {t.lower_ for t in sent} & self.cues.eval_words:
                 self._evaluated_on_proposed(entities, idx, proposed[0], sent_index, relations)
         doc._.paperkg_relations = sorted(relations.values(), key=lambda r: (r.sentence, r.head, r.tail, r.type.value))
         return doc
+
+    def _near_pairs(self, ents: list[Span], idx: list[int]) -> Iterator[tuple[int, int]]:
+        """(a, b) with a starting before b and at most max_gap tokens between them: by start, each entity only
+        meets the few after it (all pairs of a sentence are quadratic in its entities, thousands in nesting)."""
+        by_start = sorted(idx, key=lambda i: ents[i].start)
+        for position, a in enumerate(by_start):
+            for later in range(position + 1, len(by_start)):
+                b = by_start[later]
+                if ents[b].start - ents[a].end > self.max_gap:
+                    break
+                if ents[a].start < ents[b].start:
+                    yield a, b
 
     def _pair(self, doc: Doc, ents: list[Span], a: int, b: int, sent: int, out: dict) -> None:
         first, second = ents[a], ents[b]

@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
-                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, relation_allowed)
+from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY,
+                                 SCHEMA_VERSION, SYMMETRIC_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord,
+                                 Relation, RelType, relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -87,7 +88,7 @@ class GraphBuilder:
         if pkey in self.graph:
             return False
         self._add_paper(pkey, paper)
-        sentences = self.evidence.spans(paper.abstract, record.sentences)
+        sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
         evidence = self.evidence.make
         cut = _hyphenated_names(record)
         uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
@@ -99,6 +100,8 @@ class GraphBuilder:
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
                 if _merges(rel, uses[rel.head], uses[rel.tail]):
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
+                continue
+            if rel.confidence < GRAPH_MIN_RELATION_CONFIDENCE:  # below the graph's operating point (core/schema.py)
                 continue
             relations.append((rel.head, rel.tail, rel.type, evidence(
                 paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
@@ -128,14 +131,18 @@ class GraphBuilder:
         shorts = self._short_forms(order)
         groups = UnionFind()
         evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
-        for short, variant, main in shorts.fold_variants():
-            groups.union(variant, main)
-            evidence[variant][shorts.name(variant), "acronym-variant"] |= shorts.defined_in[short, variant]
+        for fold in shorts.fold_variants():
+            if not fold.local:  # a local fold is taken paper by paper (`_targets`)
+                groups.union(fold.variant, fold.into)
+                evidence[fold.variant][shorts.name(fold.variant), "acronym-variant"] |= shorts.defined_in[
+                    fold.short, fold.variant]
         targets: dict[str, list[str | None]] = {}
         for pkey in order:
             targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
         for name, into, rule, paper in self.merges:
             a, b = _form(name), _form(into)
+            if rule == "synonym-of" and not shorts.may_be_synonyms(name, a, into, b):
+                continue
             groups.union(a, b)
             evidence[a][name, rule].add(paper)
             evidence[b][into, rule].add(paper)
@@ -184,6 +191,8 @@ class GraphBuilder:
                 found = _resolve(use.short, entry, shorts, context)
                 if found:
                     target, rule = found
+            elif use.short and (use.short, use.form) in shorts.redirect:
+                target, rule = shorts.redirect[use.short, use.form], "acronym-paper-variant"
             elif len(qualified.get(use.form, ())) == 1:
                 target, rule = next(iter(qualified[use.form])), "head-ellipsis"
             if rule and rule != "acronym-own-definition":
@@ -365,7 +374,8 @@ def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence
 def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:
     """(group form, rule) a bare short form stands for in this paper: its own definition, else the corpus'."""
     if short in entry.defines:
-        return entry.defines[short][0], "acronym-own-definition"
+        form = entry.defines[short][0]
+        return shorts.redirect.get((short, form), form), "acronym-own-definition"
     return shorts.resolve(short, context)
 
 

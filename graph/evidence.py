@@ -2,7 +2,8 @@
 
 A 100k-paper graph carries over a million evidence items; as dicts, each with its own copy of
 the sentence, they were the largest part of the graph's memory. Here an item keeps its sentence
-as a span of the paper's abstract (the string the Paper node holds anyway), its extractor name
+as a span of the paper's abstract (the string the Paper node holds anyway; the span comes from
+the extraction record, so a repeated sentence keeps its own place), its extractor name
 interned, and its numbers shared through the builder's tables, in slots. Readers see an
 ordinary mapping (`ev["sentence"]`, `ev.get("paper")`, `dict(ev)`), equal to the dict of the
 same fields; writers turn it into a dict (`json.dumps(..., default=json_default)`).
@@ -13,23 +14,23 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-FIELDS = ("paper", "sentence", "start", "end", "extractor", "confidence")  # the keys of schema.Evidence
+FIELDS = ("paper", "sentence", "sentence_start", "start", "end", "extractor", "confidence")  # schema.Evidence's keys
 
 
 class CompactEvidence(Mapping):
-    """One piece of evidence: the `Evidence` mapping, its sentence a slice of `text` made on access."""
+    """One piece of evidence: the `Evidence` mapping, its sentence a slice of the abstract made on access."""
 
-    __slots__ = ("paper", "text", "sentence_start", "sentence_end", "start", "end", "extractor", "confidence")
+    __slots__ = ("paper", "abstract", "sentence_start", "sentence_end", "start", "end", "extractor", "confidence")
 
-    def __init__(self, paper: str, text: str, sentence_start: int, sentence_end: int, start: int, end: int,
+    def __init__(self, paper: str, abstract: str, sentence_start: int, sentence_end: int, start: int, end: int,
                  extractor: str, confidence: float) -> None:
-        self.paper, self.text = paper, text
+        self.paper, self.abstract = paper, abstract
         self.sentence_start, self.sentence_end = sentence_start, sentence_end
         self.start, self.end, self.extractor, self.confidence = start, end, extractor, confidence
 
     def __getitem__(self, key: str) -> Any:
         if key == "sentence":
-            return self.text[self.sentence_start:self.sentence_end]
+            return self.abstract[self.sentence_start:self.sentence_end]
         if key in FIELDS:
             return getattr(self, key)
         raise KeyError(key)
@@ -52,12 +53,13 @@ class CompactEvidence(Mapping):
 
     def to_dict(self) -> dict[str, Any]:
         """The evidence as a plain dict (what the exports write)."""
-        return {"paper": self.paper, "sentence": self.text[self.sentence_start:self.sentence_end],
-                "start": self.start, "end": self.end, "extractor": self.extractor, "confidence": self.confidence}
+        return {"paper": self.paper, "sentence": self.abstract[self.sentence_start:self.sentence_end],
+                "sentence_start": self.sentence_start, "start": self.start, "end": self.end,
+                "extractor": self.extractor, "confidence": self.confidence}
 
     def _numbers(self) -> tuple[Any, ...]:
         """Every field but the sentence (compared first, as it is cheap)."""
-        return (self.paper, self.start, self.end, self.extractor, self.confidence)
+        return (self.paper, self.sentence_start, self.start, self.end, self.extractor, self.confidence)
 
 
 def json_default(value: object) -> dict[str, Any]:
@@ -75,21 +77,9 @@ class EvidenceFactory:
         self._ints: dict[int, int] = {}
         self._floats: dict[float, float] = {}  # apart from the ints: 1.0 must stay a float
 
-    def spans(self, abstract: str, sentences: list[str]) -> list[tuple[str, int, int]]:
-        """(text, start, end) of each sentence: a span of the abstract where the sentence is found
-        there (in order, as the sentencizer cut it), else the sentence itself."""
-        spans = []
-        position = 0
-        for sentence in sentences:
-            found = abstract.find(sentence, position)
-            if found < 0:
-                found = abstract.find(sentence)
-            if found < 0:
-                spans.append((sentence, 0, self._int(len(sentence))))
-            else:
-                position = found + len(sentence)
-                spans.append((abstract, self._int(found), self._int(position)))
-        return spans
+    def spans(self, abstract: str, sentence_spans: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+        """(abstract, start, end) of each sentence, from the extraction record's sentence spans."""
+        return [(abstract, self._int(start), self._int(end)) for start, end in sentence_spans]
 
     def make(self, paper: str, span: tuple[str, int, int], start: int, end: int, extractor: str,
              confidence: float) -> CompactEvidence:

@@ -26,7 +26,7 @@ from paperkg.core.atomic import atomic_write, atomic_write_text
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
 from paperkg.core.output_folder import checked_output
-from paperkg.core.schema import SCHEMA_KEY, check_graph_schema
+from paperkg.core.schema import SCHEMA_KEY, NodeLabel, check_graph_schema
 
 from . import stream_writers
 from .evidence import json_default
@@ -64,7 +64,10 @@ def write_json(graph: nx.MultiDiGraph, path: Path) -> None:
 def read_json(path: Path) -> nx.MultiDiGraph:
     """Read a graph written by write_json (its schema version checked)."""
     data = json.loads(Path(path).read_text(encoding="utf8"))
-    graph = nx.node_link_graph(data, edges="edges", multigraph=True, directed=True)
+    if not isinstance(data, dict):
+        raise ValueError(f"it holds a JSON {type(data).__name__}, where a graph is a JSON object")
+    # paperkg's graphs are directed multigraphs, whatever a hand-made file says
+    graph = nx.node_link_graph({**data, "directed": True, "multigraph": True}, edges="edges")
     check_graph_schema(graph.graph.get(SCHEMA_KEY), str(path))
     return graph
 
@@ -90,9 +93,26 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
     path = graph_path(path)
     checked_output(path)
     try:
-        return read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError, nx.NetworkXError) as error:
+        graph = read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
+        _check_shape(graph)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, nx.NetworkXError) as error:
         raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
+    return graph
+
+
+_LABELS = frozenset(label.value for label in NodeLabel)
+
+
+def _check_shape(graph: nx.MultiDiGraph) -> None:
+    """What every command relies on: each node has one of paperkg's labels and a name, each edge a type
+    (a hand-made or damaged file is refused here rather than failing later in a command)."""
+    for key, data in graph.nodes(data=True):
+        if data.get("label") not in _LABELS or not isinstance(data.get("name", ""), str):
+            raise ValueError(f"node {str(key)[:80]!r} has no label of paperkg's ({', '.join(sorted(_LABELS))}) "
+                             "or a name that is not text")
+    for source, target, data in graph.edges(data=True):
+        if not isinstance(data.get("type"), str):
+            raise ValueError(f"the edge {str(source)[:80]!r} -> {str(target)[:80]!r} has no type")
 
 
 def graph_table(graph: nx.MultiDiGraph) -> GraphTable:

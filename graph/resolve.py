@@ -12,6 +12,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from paperkg.core.schema import NodeLabel
 
@@ -79,6 +80,16 @@ class UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
+class Fold(NamedTuple):
+    """A definition of `short` folded into another sense of it: everywhere, or (`local`) in the papers
+    defining `short` by it."""
+
+    short: str
+    variant: str
+    into: str
+    local: bool
+
+
 @dataclass
 class ShortForms:
     """The definitions of each short form across the corpus, with the entities around each sense."""
@@ -87,6 +98,9 @@ class ShortForms:
     context: dict[tuple[str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     defined_in: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    redirect: dict[tuple[str, str], str] = field(default_factory=dict)  # (short, variant form) -> its sense
+    _senses: dict[str, set[str]] | None = field(default=None, init=False, repr=False)  # form -> shorts it defines
+    _expand: dict[str, str] = field(default_factory=dict, init=False, repr=False)  # short -> its dominant long form
 
     def define(self, short: str, form: str, name: str, context: Iterable[str], paper: str = "",
                weight: int = 1) -> None:
@@ -103,25 +117,59 @@ class ShortForms:
         spellings = self.spellings[form]
         return min(spellings, key=lambda name: (-spellings[name], name))
 
-    def fold_variants(self) -> list[tuple[str, str, str]]:
-        """Fold into a short form's main definition each other one that is the same words once the short
-        forms inside are written out ('multilingual BART'), and each rare spelling of it ('natural
-        language process'); returns (short, variant form, main form) for each."""
+    def fold_variants(self) -> list[Fold]:
+        """Fold each definition of a short form that is a variant of one sense into that sense, rarest first:
+        the same words once the short forms inside are written out ('multilingual BART'), a rare spelling
+        ('natural language process'), a noun beside its gerund co-defining the short form ('language
+        model', 'language modeling'), a rare one with words left out or added under the same head
+        ('natural processing'), a rare one cut short ('Dialectal' of 'Dialectal Arabic'). Returns the folds
+        made, each to the sense it ends in; the last two only redirect the papers defining the short form
+        so ('local'), as their long form may name another thing elsewhere."""
         expand = {short: self.name(main) for short, main in self._dominant().items()}
-        folded = []
+        folds = []
         for short in sorted(self.papers):
             senses = self.papers[short]
-            main = min(senses, key=lambda form: (-senses[form], form))
             total = sum(senses.values())
-            written_out = _content_words(_expand(self.name(main), expand))
-            for form in sorted(senses):
-                words = _content_words(_expand(self.name(form), expand))
-                if form != main and (words == written_out or senses[form] <= VARIANT_SHARE * total
-                                     and same_words(" ".join(words), " ".join(written_out))):
-                    senses[main] += senses.pop(form)
-                    self.context[short, main].update(self.context.pop((short, form), Counter()))
-                    folded.append((short, form, main))
-        return folded
+            words = {form: tuple(_content_words(_expand(self.name(form), expand))) for form in senses}
+            spelt = {form: _spelt_by_initials(short, self.name(form)) for form in senses}
+            into: dict[str, tuple[str, bool]] = {}
+            for form in sorted(senses, key=lambda f: (senses[f], f)):
+                rare = senses[form] <= VARIANT_SHARE * total
+                for other in sorted(senses, key=lambda f: (-senses[f], f)):
+                    if other == form or senses[other] < senses[form]:
+                        continue
+                    local = _variant_kind(words[form], words[other], rare, spelt[other] and not spelt[form])
+                    if local is not None:
+                        senses[other] += senses.pop(form)
+                        self.context[short, other].update(self.context.pop((short, form), Counter()))
+                        into[form] = other, local
+                        break
+            for form, (other, local) in sorted(into.items()):
+                while other in into:
+                    local, other = local or into[other][1], into[other][0]
+                folds.append(Fold(short, form, other, local))
+                if local:
+                    self.redirect[short, form] = other
+        return folds
+
+    def may_be_synonyms(self, a: str, form_a: str, b: str, form_b: str) -> bool:
+        """Whether a model's SYNONYM_OF pair may be one thing by the corpus: the names share a word once
+        short forms inside are written out ('nested NER', 'nested named entity recognition'), neither is
+        the other with words added (a kind of it: 'Chinese NER'), and the corpus does not define them as
+        the long forms of two different short forms ('recurrent neural network', 'long short-term memory')."""
+        if self._senses is None:  # asked once the senses are final (after fold_variants)
+            self._senses = defaultdict(set)
+            for short, senses in self.papers.items():
+                for form in senses:
+                    self._senses[form].add(short)
+            self._expand = {short: self.name(main) for short, main in self._dominant().items()}
+        words_a, words_b = (set(_content_words(_expand(name, self._expand))) for name in (a, b))
+        if words_a == words_b:
+            return True
+        if not words_a & words_b or words_a < words_b or words_b < words_a:
+            return False
+        shorts_a, shorts_b = self._senses.get(form_a), self._senses.get(form_b)
+        return not (shorts_a and shorts_b and not shorts_a & shorts_b)
 
     def _dominant(self) -> dict[str, str]:
         """Short form -> the form of the definition holding DOMINANT_SHARE of its papers, where one does."""
@@ -177,8 +225,50 @@ def _dominates(senses: Counter[str], top: str) -> bool:
 def same_words(a: str, b: str) -> bool:
     """Two names with the same words but for endings ('pre-trained language model', 'pre-training
     language models'; 'question and answering', 'question answering')."""
-    words_a, words_b = _content_words(a), _content_words(b)
-    return len(words_a) == len(words_b) and all(_same_stem(x, y) for x, y in zip(words_a, words_b))
+    return _same_stems(tuple(_content_words(a)), tuple(_content_words(b)))
+
+
+def _variant_kind(variant: tuple[str, ...], sense: tuple[str, ...], rare: bool, cut: bool) -> bool | None:
+    """How a definition's content words make it a variant of a more used sense of the same short form: None
+    for no variant, False to fold it everywhere (the same term), True only where it defines the short form.
+    `cut`: the sense's word initials spell the short form and the variant's do not (a long form cut short,
+    'Dialectal' for DA, not a term of its own such as 'speech-to-text' for ST)."""
+    if variant == sense or rare and _same_stems(variant, sense) or _noun_and_gerund(variant, sense):
+        return False
+    if rare and len(variant) != len(sense) and (
+            variant[-1:] == sense[-1:] and (_subsequence(variant, sense) or _subsequence(sense, variant))
+            or cut and len(variant) < len(sense) and sense[:len(variant)] == variant):
+        return True
+    return None
+
+
+def _spelt_by_initials(short: str, name: str) -> bool:
+    """The short form's letters are, in order, initials of the name's words ('DA': 'Dialectal Arabic')."""
+    initials = iter(word[0] for word in re.split(r"[\s\-/]+", name.lower()) if word)
+    return all(letter in initials for letter in short.lower() if letter.isalpha())
+
+
+def _same_stems(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Word by word the same but for endings."""
+    return len(a) == len(b) and all(_same_stem(x, y) for x, y in zip(a, b))
+
+
+def _noun_and_gerund(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same words but one, a noun in one and its gerund in the other ('question answer',
+    'question answering'); a thing and what it does, which a short form defined by both names once."""
+    pairs = [(x, y) for x, y in zip(a, b) if not _same_stem(x, y)]
+    return len(a) == len(b) and len(pairs) == 1 and _gerund_of(*sorted(pairs[0], key=len))
+
+
+def _gerund_of(noun: str, gerund: str) -> bool:
+    """'model' -> 'modeling' / 'modelling', 'rewrite' -> 'rewriting'."""
+    return gerund in (noun + "ing", noun + noun[-1] + "ing", noun.removesuffix("e") + "ing")
+
+
+def _subsequence(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """`short`'s words appear in `long` in order, some left out."""
+    rest = iter(long)
+    return all(word in rest for word in short)
 
 
 def _expand(name: str, expand: dict[str, str]) -> str:
@@ -197,7 +287,7 @@ def _same_stem(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    if long in (short + "ing", short + short[-1] + "ing", short.removesuffix("e") + "ing"):
+    if _gerund_of(short, long):
         return False
     shared = len(os.path.commonprefix([a, b]))
     return shared >= 4 and shared >= 0.7 * len(short)

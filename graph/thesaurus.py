@@ -11,8 +11,9 @@ from .canonical import canonical_name
 
 
 def read_thesaurus(path: Path) -> dict[str, str]:
-    """Canonical term -> replacement ('' = drop). A header row 'label<TAB>replace by' is allowed."""
-    mapping: dict[str, str] = {}
+    """Canonical term -> replacement ('' = drop), chains followed to their end (A->B, B->C: A->C); a header row
+    'label<TAB>replace by' is allowed; a cycle (A->B, B->A) is an error naming the line that closes it."""
+    rows: dict[str, tuple[str, int]] = {}
     try:
         lines = Path(path).read_text(encoding="utf8").splitlines()
     except OSError as error:
@@ -28,8 +29,34 @@ def read_thesaurus(path: Path) -> dict[str, str]:
         label, replacement = parts[0].strip(), parts[1].strip()
         if number == 1 and label.lower() == "label" and replacement.lower() == "replace by":
             continue
-        mapping[canonical_name(label)] = replacement
-    return mapping
+        rows[canonical_name(label)] = (replacement, number)
+    return _follow_chains(rows, path)
+
+
+def _follow_chains(rows: dict[str, tuple[str, int]], path: Path) -> dict[str, str]:
+    """Each term's replacement looked up again until it is no term of the thesaurus (each chain walked once);
+    a term met twice on one walk is a cycle, an error naming the line that closes it."""
+    final: dict[str, str] = {}
+    for term in rows:
+        walked: dict[str, None] = {}  # the chain from `term`, in order
+        current = term
+        while current not in final:
+            walked[current] = None
+            replacement, number = rows[current]
+            following = canonical_name(replacement) if replacement else ""
+            if following == current or following not in rows:
+                end = replacement
+                break
+            if following in walked:
+                names = list(walked)
+                cycle = " -> ".join([*names[names.index(following):], following])
+                raise PaperkgError(f"{path}:{number}: replacing {current!r} by {replacement!r} closes a cycle "
+                                   f"({cycle}) whose names would only trade places; remove one of its lines.")
+            current = following
+        else:
+            end = final[current]
+        final.update(dict.fromkeys(walked, end))
+    return final
 
 
 def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction:

@@ -21,7 +21,7 @@ from .canonical import match_form
 HEADER = "label\treplace by"
 SIMILAR = 0.9          # SequenceMatcher ratio of two names' compared forms for a candidate
 MIN_SIMILAR_CHARS = 8  # shorter names differ too often by one meaningful letter ('GPT-3', 'GPT-4')
-PER_PAPER = frozenset({"acronym-context", "head-ellipsis"})  # merges decided by each paper's other entities
+PER_PAPER = frozenset({"acronym-context", "acronym-paper-variant", "head-ellipsis"})  # merges decided per paper
 _MERGED = re.compile(r"^(?P<name>.*) \[(?P<rule>[\w-]+): (?P<papers>.*)\]$")
 _WORD = re.compile(r"^[^\W\d_][a-z]*$")  # a word ('graph', 'Neural'), not a name ('BERT', 'iPhone')
 _SHORT = re.compile(r"^[A-Z][A-Za-z]*[A-Z]s?$")  # letters only, two capitals or more: 'GNN', 'LLMs'

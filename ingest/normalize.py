@@ -244,6 +244,10 @@ def _convert_markup(text: str) -> str:
 # --- Final tidying ----------------------------------------------------------------------
 
 # (trigger, pattern, replacement) as for _MARKDOWN_RULES; "" runs always.
+# A `<` an HTML parser would read as the start of a tag, a comment or a declaration (`<x`, `</x`, `<!`, `<?`)
+# and that _decode_html did not remove as a tag (`<img src=x onerror=y x>`: a bare attribute, `k<n and n>m`)
+# gets a space after it: `< img ...>` is text to every parser, so no field paperkg writes holds markup.
+_TAG_OPENER = re.compile(r"<(?=[A-Za-z/!?])")
 _TIDY_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("---", re.compile(r"---"), "—"),
     ("--", re.compile(r"(?<=[\s\d])--(?=[\s\d])"), "–"),
@@ -253,6 +257,7 @@ _TIDY_RULES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("", re.compile(r"([(\[])\s+"), "\\1"),
     ("", re.compile(r"[,;:]+\s*([.!?])"), "\\1"),
     ("", re.compile(r"([,;:])(?:\s*\1)+"), "\\1"),
+    ("<", _TAG_OPENER, "< "),
 )
 
 

@@ -15,6 +15,7 @@ read twice in one run is kept once.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import glob
 import gzip
@@ -40,6 +41,7 @@ _LOG = logging.getLogger(__name__)
 LIST_KEYS = ("papers", "records", "data", "items", "results", "entries", "documents")
 HEADER_MAX_WORDS = 20
 GZIP_CHUNK = 1 << 20
+BINARY_SNIFF = 8000  # as git and grep decide that a file is binary: a NUL byte among its first 8,000
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,9 @@ def read_raw_records(file: _InputFile) -> Iterator[RawRecord]:
     if _gzipped(file.path) and (problem := gzip_problem(file.path)):
         file.warn(None, f"corrupt gzip file ({problem}); file skipped, none of its records read")
         return
+    if problem := _binary(file.path):
+        file.warn(None, f"{problem}; file skipped, none of it read")
+        return
     found = False
     try:
         for raw in _READERS[fmt](file):
@@ -235,6 +240,21 @@ def _reporter(strict: bool, on_warning: WarningHandler | None) -> Report:
 
 def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
+
+
+def _binary(path: Path) -> str | None:
+    """Why a file is not text, or None: a NUL byte near the start (after decompression) marks an executable,
+    image or archive (whose bytes the parsers would otherwise read as "records"), or UTF-16 text."""
+    try:
+        with gzip.open(path, "rb") if _gzipped(path) else path.open("rb") as handle:
+            start = handle.read(BINARY_SNIFF)
+    except OSError:
+        return None  # the reader says what is wrong with it
+    if b"\0" not in start:
+        return None
+    if start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16 text, and paperkg reads UTF-8: save it as UTF-8"
+    return f"a binary file, not text (a NUL byte in its first {BINARY_SNIFF:,} bytes)"
 
 
 def _gzipped(path: Path) -> bool:

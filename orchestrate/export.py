@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder, names_folder
+from paperkg.core.output_folder import check_output_folder, names_folder, write_beside_build
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -29,9 +29,14 @@ DEFAULT_FORMAT = "graphml"
 
 def export_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:
     """The format to write and where: a file, or for csv a folder; one sentence when -o and --format disagree."""
-    if entity_map and format == "json":
+    chosen, target = _chosen_target(graph_file, format, output, entity_map)
+    if entity_map and chosen == "json":
         raise PaperkgError("--map writes GraphML, GEXF, CSV or VOSviewer files, not node-link JSON: use --format "
                            "graphml, gexf, csv or vosviewer.", ExitCode.USAGE)
+    return chosen, target
+
+
+def _chosen_target(graph_file: Path, format: str | None, output: Path | None, entity_map: bool) -> tuple[str, Path]:
     if format == "vosviewer" and not entity_map:
         raise PaperkgError("--format vosviewer writes the entity map (VOSviewer's map and network files): add "
                            "--map.", ExitCode.USAGE)
@@ -69,7 +74,8 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
         target.mkdir(parents=True, exist_ok=True)
         return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
+    writer = {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format]
+    write_beside_build(target, lambda path: writer(graph, path))
     return [target]
 
 
@@ -84,5 +90,5 @@ def write_thesaurus(graph_file: Path, output: Path) -> int:
         raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
                            ExitCode.USAGE)
     text = thesaurus_text(read_graph(graph_file))
-    atomic_write_text(output, text)
+    write_beside_build(output, lambda path: atomic_write_text(path, text))
     return sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))

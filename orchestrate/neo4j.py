@@ -44,7 +44,7 @@ def counts_table(report: PushReport) -> Table:
 
 
 def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, batch_size: int | None = None,
-                  replace: bool = False, source: str = "") -> PushReport:
+                  replace: bool = False, source: str = "", bulk_import: Path | None = None) -> PushReport:
     """Push with a progress bar on a terminal (`err`) and print the counts table (also on a mismatch)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -55,9 +55,8 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("pushing", total=total)
         try:
-            report = push_graph(graph, target, replace=replace, source=source,
-                                on_batch=lambda done: progress.advance(task, done),
-                                **({"batch_size": batch_size} if batch_size else {}))
+            report = push_graph(graph, target, replace=replace, source=source, bulk_import=bulk_import,
+                                on_batch=lambda done: progress.advance(task, done), batch_size=batch_size or None)
         except CountMismatch as mismatch:
             Console().print(counts_table(mismatch.report))
             raise
@@ -70,12 +69,19 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
 
 
 def push(graph_file: Path, target: Neo4jTarget, err: Console, batch_size: int | None = None,
-         replace: bool = False) -> PushReport:
+         replace: bool = False, bulk_import: Path | None = None) -> PushReport:
     """Load a saved graph (graph.json or graph.graphml) and push it."""
     from paperkg.graph.exports import read_graph
 
     return push_to_neo4j(read_graph(graph_file), target, err, batch_size=batch_size, replace=replace,
-                         source=str(graph_file))
+                         source=str(graph_file), bulk_import=bulk_import)
+
+
+def print_query_text(name: str) -> None:
+    """The named query's Cypher with its labels filled in, to paste into Neo4j Browser."""
+    from paperkg.cypher.library import load_query
+
+    print(load_query(name).text)
 
 
 def _parse_params(pairs: list[str]) -> dict[str, str]:

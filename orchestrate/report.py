@@ -51,3 +51,17 @@ def stats_tables(result: dict[str, Any], top: int) -> list[Table]:
     for row in result["top"]:
         table.add_row(escape(row["name"]), row["label"], escape(row["acronym"] or ""), str(row["papers"]))
     return [count_table("Nodes", result["nodes"]), count_table("Edges", result["edges"]), table]
+
+
+def print_stats(graph_file: Path, top: int, as_json: bool, out: Console) -> None:
+    """`paperkg stats`: the saved graph's counts and top entities, as JSON or as tables."""
+    import json
+
+    from paperkg.graph.exports import read_graph
+    from paperkg.graph.summary import graph_summary
+
+    result = graph_summary(read_graph(graph_file), top)
+    if as_json:
+        print(json.dumps(result, indent=1, ensure_ascii=False))
+        return
+    out.print(*stats_tables(result, top))

@@ -232,17 +232,9 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Counts per node and edge type and the most-connected entities of a saved graph."""
-    import json
+    from paperkg.orchestrate.report import print_stats
 
-    from paperkg.graph.exports import read_graph
-    from paperkg.graph.summary import graph_summary
-    from paperkg.orchestrate.report import stats_tables
-
-    result = graph_summary(read_graph(graph_file), top)
-    if as_json:
-        print(json.dumps(result, indent=1, ensure_ascii=False))
-        return
-    Console().print(*stats_tables(result, top))
+    print_stats(graph_file, top, as_json, Console())
 
 
 for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends):

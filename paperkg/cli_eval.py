@@ -10,8 +10,8 @@ import typer
 from paperkg.extract.evaluate.commands import (AcronymFormat, AcronymSystem, EntityFormat, Mentions, RelationFormat,
                                                Scores, SciercPipeline, TdmsciSplit, acronym_scores, entity_scores,
                                                relation_scores, scierc_scores)
+from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
 from paperkg.settings import load_settings
-
 
 FileArgument = Annotated[Path, typer.Argument(help="The benchmark file.", show_default=False)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -78,13 +78,15 @@ def eval_scierc(file: FileArgument, as_json: JsonOption = False, predictions: Pr
 
 @eval_app.command("relations", epilog=(
     "Examples:\n\n  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl --format scier\n\n"
-    "  paperkg eval relations ../shared/benchmarks/scierc/dev.json --format scierc --gold-entities"))
+    "  paperkg eval relations ../shared/benchmarks/scier/dev.jsonl --format scier --min-confidence 0.8"))
 def eval_relations(file: FileArgument,
                    format: Annotated[RelationFormat, typer.Option("--format", "-f", help="The file's layout.")],
                    gold_entities: Annotated[bool, typer.Option(
                        "--gold-entities",
                        help="Relations between the gold mentions instead of the pipeline's own.")] = False,
+                   min_confidence: Annotated[float, typer.Option(help=f"Score only relations at least this sure "
+                                     f"(0 to 1); the graph keeps {GRAPH_MIN_RELATION_CONFIDENCE} and up.")] = 0.0,
                    as_json: JsonOption = False) -> None:
     """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside
     them, words/s."""
-    _print(relation_scores(file, format, gold_entities, load_settings().pipeline), as_json)
+    _print(relation_scores(file, format, gold_entities, load_settings().pipeline, min_confidence), as_json)

@@ -7,6 +7,7 @@ command line is visible in the process list; paperkg never logs or prints it.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -16,7 +17,6 @@ from paperkg.core.errors import PaperkgError
 from paperkg.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-
     from paperkg.cypher.writer import Neo4jTarget
 
 UriOption = Annotated[Optional[str], typer.Option(
@@ -70,13 +70,15 @@ def register(app: typer.Typer) -> None:
         batch_size: Annotated[Optional[int], typer.Option(
             min=1, help="Rows per write transaction (default 2000).", show_default=False)] = None,
         replace: Annotated[bool, typer.Option(help="First delete paperkg's nodes (its labels only).")] = False,
+        bulk_import: Annotated[Optional[Path], typer.Option(metavar="NEO4J_HOME", help="Into an empty database "
+            "of this Neo4j home's local server: stop it, neo4j-admin database import, start it (faster).")] = None,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
         from paperkg.graph.exports import graph_path
-
         from paperkg.orchestrate.neo4j import push
 
-        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), err, batch_size, replace)
+        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), err, batch_size, replace,
+             bulk_import)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"
                                  "  paperkg query acronym --param acronym=FLeRM --json")
@@ -85,15 +87,19 @@ def register(app: typer.Typer) -> None:
         param: Annotated[list[str], typer.Option("--param", "-p", help="name=value; repeatable.")] = [],  # noqa: B006 - typer reads the default
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
         list_all: Annotated[bool, typer.Option("--list", help="List the queries and their parameters.")] = False,
+        show: Annotated[bool, typer.Option("--show", help="Print the query's Cypher (labels filled in), for "
+                                                          "Neo4j Browser; no server needed.")] = False,
         uri: UriOption = None,
         user: UserOption = None,
         password: PasswordOption = None,
         database: DatabaseOption = None,
     ) -> None:
         """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
-        from paperkg.orchestrate.neo4j import print_query_list, query
+        from paperkg.orchestrate.neo4j import print_query_list, print_query_text, query
 
         if list_all or name is None:
             print_query_list()
-            return
-        query(name, param, lambda: make_target(_settings(uri, user, password, database)), err, as_json)
+        elif show:
+            print_query_text(name)
+        else:
+            query(name, param, lambda: make_target(_settings(uri, user, password, database)), err, as_json)

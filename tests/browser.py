@@ -74,6 +74,14 @@ def open_page(context: BrowserContext, path: Path, *, wait: bool = True, timeout
     return page, log
 
 
+def assert_clean(page: Page, log: PageLog) -> None:
+    """After a moment for late events: no console error, no request besides the page, no dialog."""
+    page.wait_for_timeout(200)
+    assert log.errors == []
+    assert log.requests_besides(page.url) == []
+    assert log.dialogs == []
+
+
 @pytest.fixture(scope="module")
 def context() -> Iterator[BrowserContext]:
     """One headless Chromium per browser test module (conftest.py makes this fixture visible to all)."""

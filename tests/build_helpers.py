@@ -3,13 +3,14 @@ output folder, and a build killed with SIGKILL at a chosen point."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
 from functools import cache
 from pathlib import Path
 
-from cli_helpers import CORPUS, ROOT
+from cli_helpers import CORPUS, ROOT, run_cli
 
 from paperkg.orchestrate.build import OUTPUTS
 from paperkg.core.manifest import MANIFEST
@@ -37,13 +38,13 @@ def folder_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def killed_build(args: list[str], patch: str) -> subprocess.CompletedProcess:
+def killed_build(args: list[str], patch: str, signal_name: str = "SIGKILL") -> subprocess.CompletedProcess:
     """Run `paperkg ARGS` in a subprocess after `patch` (Python source) has wrapped some function so
-    that it SIGKILLs the process at a chosen point; returns the finished process."""
+    that it sends itself `signal_name` (SIGKILL by default) at a chosen point; returns the finished process."""
     program = "\n".join([
         "import os, signal, sys",
         "def die(*args, **kwargs):",
-        "    os.kill(os.getpid(), signal.SIGKILL)",
+        f"    os.kill(os.getpid(), signal.{signal_name})",
         patch,
         "from paperkg.cli import main",
         f"sys.argv = ['paperkg', *{args!r}]",
@@ -55,3 +56,29 @@ def killed_build(args: list[str], patch: str) -> subprocess.CompletedProcess:
         out.seek(0)
         err.seek(0)
         return subprocess.CompletedProcess(finished.args, finished.returncode, out.read(), err.read())
+
+
+TAG_OPENER = re.compile(r"<[A-Za-z/!?]")  # what an HTML parser reads as a tag, comment or declaration
+HOSTILE = ["&lt;img src=x onerror=alert(1) x&gt;", "&lt;script&gt;alert(1)&lt;/script x&gt;",
+           "&lt;!-- x --&gt;", "&lt;?php x ?&gt;", "<a href=x onclick=y z>", "&amp;lt;svg onload=alert(1) x&amp;gt;",
+           "<post, reply>", "k<n and n>m"]
+
+
+def hostile_build_in(folder: Path) -> Path:
+    """A rules-only build (in folder/out) of real abstracts with markup that is not a well-formed tag in their
+    text and title; returns the output folder."""
+    papers = [{**paper, "title": f"{paper['title']} {raw}", "abstract": f"{paper['abstract']} We use {raw} here."}
+              for paper, raw in zip(example_papers(), HOSTILE)]
+    run_cli("build", str(write_papers(folder / "in.jsonl", papers)), "-o", str(folder / "out"), "--no-model")
+    return folder / "out"
+
+
+def strings(value: object) -> list[str]:
+    """Every string in a JSON value (keys too)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (key, *strings(item))]
+    if isinstance(value, list):
+        return [text for item in value for text in strings(item)]
+    return []

@@ -18,7 +18,7 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from browser import context  # noqa: E402, F401 - the browser tests' fixture
 from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
-from neo4j_fixtures import clean_neo4j, neo4j_target  # noqa: E402, F401 - the Neo4j tests' fixtures
+from neo4j_fixtures import clean_neo4j, neo4j_target, neo4j_turn  # noqa: E402, F401 - the Neo4j tests' fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
 
@@ -77,45 +77,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _slow_first(items)
 
 
-def _scope(nodeid: str) -> str:
-    """What runs on one worker: a test module, or all Neo4j modules together (they share one database)."""
-    module = nodeid.split("::", 1)[0]
-    return "neo4j" if Path(module).name.startswith("test_neo4j_") else module
-
-
 def _slow_first(items: list[pytest.Item]) -> None:
-    """Scopes in descending number of slow tests (those marked slow, neo4j or browser), then of tests:
-    the workers start the long scopes and fill in with short ones, so they finish together (xdist
-    hands out scopes in this order, with --no-loadscope-reorder)."""
+    """Modules in descending number of slow tests (those marked slow, neo4j or browser), then of tests:
+    the workers start the long modules and fill in with short ones, so they finish together
+    (pytest-xdist hands out whole modules, `--dist loadfile`, in this order, `--no-loadscope-reorder`)."""
     first_seen: dict[str, int] = {}
     slow: Counter[str] = Counter()
     tests: Counter[str] = Counter()
     for item in items:
-        scope = _scope(item.nodeid)
-        first_seen.setdefault(scope, len(first_seen))
-        slow[scope] += any(item.get_closest_marker(name) for name in ("slow", "neo4j", "browser"))
-        tests[scope] += 1
+        module = _module(item)
+        first_seen.setdefault(module, len(first_seen))
+        slow[module] += any(item.get_closest_marker(name) for name in ("slow", "neo4j", "browser"))
+        tests[module] += 1
 
     def cost(item: pytest.Item) -> tuple[int, int, int]:
-        scope = _scope(item.nodeid)
-        return -slow[scope], -tests[scope], first_seen[scope]
+        module = _module(item)
+        return -slow[module], -tests[module], first_seen[module]
 
     items.sort(key=cost)
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    """Under pytest-xdist (`-n`, on by default): a test module runs on one worker, so its module
-    fixtures are built once, and the Neo4j modules (tests/test_neo4j_*.py) share one worker, as they
-    share one database. (A scheduler, not xdist_group marks: pytest 9.2 drops the node-id suffix
-    that --dist loadgroup groups by, pytest-xdist issue #1386.)"""
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ModuleScheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return _scope(nodeid)
-
-    return ModuleScheduling(config, log)
+def _module(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

@@ -1,14 +1,17 @@
 """Fixtures for the tests that need the real Neo4j server (marked `neo4j`).
 
 `neo4j_target` starts the server with scripts/neo4j.sh (or uses the one already answering on
-NEO4J_BOLT_PORT, 7687 by default) and stops it at the end only if it started it.
+NEO4J_BOLT_PORT, 7687 by default) and stops it at the end only if the run started it; `neo4j_turn`
+(autouse, conftest.py) gives each `neo4j` module the database to itself.
 `clean_neo4j` empties the database before a test; it refuses to touch a database holding
 labels other than paperkg's and the tests' own, so a developer's data is never wiped.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -33,19 +36,51 @@ def _script(command: str) -> subprocess.CompletedProcess:
                           timeout=900)
 
 
+@contextmanager
+def _held(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """An exclusive lock that the pytest-xdist workers of one run share (a file in their common temp
+    folder); yields that folder."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield shared
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def neo4j_target() -> Iterator[Neo4jTarget]:
-    """A running Neo4j 5 on 127.0.0.1:NEO4J_BOLT_PORT and the settings to reach it."""
+def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
+    """A running Neo4j 5 on 127.0.0.1:NEO4J_BOLT_PORT and the settings to reach it. The workers of a run
+    share it: the first starts it (if none answers), the last to finish stops what the run started."""
     from paperkg.cypher.writer import Neo4jTarget
 
-    was_running = _script("status").returncode == 0
-    if not was_running:
-        started = _script("start")
-        if started.returncode != 0:
-            pytest.fail(f"scripts/neo4j.sh start failed:\n{started.stdout}\n{started.stderr}")
+    with _held(tmp_path_factory, "neo4j-server") as shared:
+        users, started = shared / "neo4j-users", shared / "neo4j-started"
+        if _script("status").returncode != 0:
+            result = _script("start")
+            if result.returncode != 0:
+                pytest.fail(f"scripts/neo4j.sh start failed:\n{result.stdout}\n{result.stderr}")
+            started.touch()
+        users.write_text(str(int(users.read_text() if users.exists() else 0) + 1))
     yield Neo4jTarget(uri=f"bolt://127.0.0.1:{BOLT_PORT}", user="neo4j", password=PASSWORD)
-    if not was_running and not os.environ.get("PAPERKG_NEO4J_KEEP"):
-        _script("stop")
+    with _held(tmp_path_factory, "neo4j-server"):
+        users.write_text(str(int(users.read_text()) - 1))
+        if users.read_text() == "0" and started.exists() and not os.environ.get("PAPERKG_NEO4J_KEEP"):
+            started.unlink()
+            _script("stop")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def neo4j_turn(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A module marked `neo4j` has the database to itself while it runs: the modules share one database,
+    and pytest-xdist (--dist loadfile) may hand two of them to two workers at once."""
+    if request.node.get_closest_marker("neo4j") is None:
+        yield
+        return
+    with _held(tmp_path_factory, "neo4j-database"):
+        yield
 
 
 def run_cypher(target: Neo4jTarget, text: str, **params) -> list[dict]:

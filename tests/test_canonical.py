@@ -63,6 +63,7 @@ def test_entity_key():
 def _record(paper_id, entities, relations=()):
     return Extraction.from_dict({
         SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": "S. " * 40}, "sentences": ["S."],
+        "sentence_spans": [[0, 2]],
         "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "rule", "confidence": 0.9,
                            "role": "mentions", "acronym": None}, **e) for e in entities],
         "acronyms": [], "undefined_acronyms": [],

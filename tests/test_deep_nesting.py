@@ -5,6 +5,7 @@ tokenizer and the acronym finder are quadratic in one token's length or one brac
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 from pathlib import Path
 
@@ -73,3 +74,45 @@ def test_forty_thousand_characters_of_nested_parentheses_are_built(tmp_path):
     run_cli("build", str(source), "-o", str(tmp_path / "out"), "--no-model")
     lines = (tmp_path / "out" / "extractions.jsonl").read_text().splitlines()
     assert [json.loads(line)["paper"]["id"] for line in lines] == ["parens"]
+
+
+def _lines_run_extracting(nlp, abstract: str) -> int:
+    """Lines of paperkg's extraction code (extract/, traced; spaCy's compiled code is not) run to extract one
+    abstract: a count of the work done that does not depend on the machine's speed or load."""
+    import paperkg
+    import paperkg.extract
+    from paperkg.ingest.fields import record_from_fields
+
+    folder = str(Path(paperkg.extract.__file__).resolve().parent)
+    record = record_from_fields({"id": "x", "abstract": abstract}, "x:1")
+    count = 0
+
+    def in_frame(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return in_frame
+
+    sys.settrace(lambda frame, event, arg: in_frame if frame.f_code.co_filename.startswith(folder) else None)
+    try:
+        list(paperkg.extract_records([record], nlp=nlp))
+    finally:
+        sys.settrace(None)
+    return count
+
+
+NESTED = {"acronyms": lambda n: "We propose Deep Net (DN). " + " ".join(["(DN"] * n) + ")" * n,
+          "brackets": lambda n: "We propose Net " + "([" * n + "x" + "])" * n,
+          "terms": lambda n: "We propose Net " + "(the deep network model " * n + ")" * n}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(NESTED))
+def test_extraction_work_is_linear_in_nesting(shape):
+    """Twice the nesting, twice the work (the count, not the time: the acronym finder's windows, the relation
+    pairs and the candidates' containment test were quadratic: 3.85 times the lines for twice the "(DN")."""
+    from paperkg.extract.pipeline import load_pipeline
+
+    nlp = load_pipeline()
+    _lines_run_extracting(nlp, "We propose Deep Net (DN).")  # first-use work (caches, lazy tables) out of the way
+    small, large = (_lines_run_extracting(nlp, NESTED[shape](n)) for n in (300, 600))
+    assert large / small < 2.5, (small, large)

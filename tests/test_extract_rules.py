@@ -160,7 +160,8 @@ def test_thesaurus_merges_and_drops(tmp_path):
         return Mention(text=text, name=text, label=NodeLabel.METHOD, start=0, end=1, sentence=0, source="model",
                        confidence=0.6)
 
-    record = Extraction(PaperRecord("p", "S."), ["S."], entities=[mention("LLMs"), mention("neural networks"),
+    record = Extraction(PaperRecord("p", "S."), ["S."], sentence_spans=[(0, 2)],
+                        entities=[mention("LLMs"), mention("neural networks"),
                                                                    mention("FooNet")],
                         relations=[Relation(RelType.COMPARED_WITH, 0, 2, 0, "cue", 0.6),
                                    Relation(RelType.IS_A, 1, 2, 0, "cue", 0.5)])

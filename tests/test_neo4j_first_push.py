@@ -7,7 +7,7 @@ import logging
 
 import networkx as nx
 import pytest
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, sample_graph
 from neo4j_fixtures import empty_database, replicate, run_cypher
 
 from paperkg.cypher.writer import Neo4jTarget, push_graph
@@ -71,10 +71,10 @@ def test_push_after_a_first_push_merges_and_writes_nothing_unchanged(clean_neo4j
 
 def test_first_push_of_rows_sharing_a_key_folds_them_as_merge_does(clean_neo4j):
     graph = sample_graph()
-    copy = {**graph.nodes["method:flerm"], "name": "the later row"}
+    copy = {**graph.nodes[FLERM_KEY], "name": "the later row"}
     graph.add_node("method:flerm-again", **copy)
     empty_database(clean_neo4j)
     with pytest.raises(Exception, match="Method sent 8 but found 7"):
         push_graph(graph, clean_neo4j)
-    assert run_cypher(clean_neo4j, "MATCH (m:Method {key: 'method:flerm'}) RETURN m.name AS name") == \
+    assert run_cypher(clean_neo4j, "MATCH (m:Method {key: $key}) RETURN m.name AS name", key=FLERM_KEY) == \
         [{"name": "the later row"}]

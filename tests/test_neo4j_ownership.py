@@ -5,7 +5,7 @@ error, not adopted."""
 from __future__ import annotations
 
 import pytest
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, sample_graph
 from neo4j_fixtures import run_cypher
 
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -30,29 +30,29 @@ def test_replace_keeps_another_applications_paper_and_method_nodes(clean_neo4j):
 def test_a_push_keeps_properties_users_added_and_drops_keys_it_no_longer_sets(clean_neo4j):
     graph = sample_graph()
     push_graph(graph, clean_neo4j)
-    run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) SET n.note = 'checked by hand'")
-    run_cypher(clean_neo4j, "MATCH (:Paper)-[r]->(:Method {key: 'method:flerm'}) SET r.reviewed = true")
-    del graph.nodes["method:flerm"]["long_form"]
-    graph.nodes["method:flerm"]["mentions"] = 5
-    for _, _, data in graph.in_edges("method:flerm", data=True):
+    run_cypher(clean_neo4j, "MATCH (n:Method {key: $key}) SET n.note = 'checked by hand'", key=FLERM_KEY)
+    run_cypher(clean_neo4j, "MATCH (:Paper)-[r]->(:Method {key: $key}) SET r.reviewed = true", key=FLERM_KEY)
+    del graph.nodes[FLERM_KEY]["long_form"]
+    graph.nodes[FLERM_KEY]["mentions"] = 5
+    for _, _, data in graph.in_edges(FLERM_KEY, data=True):
         data["weight"] = 9
     push_graph(graph, clean_neo4j)
-    node = run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) RETURN n.note AS note, "
-                                   "n.mentions AS mentions, n.long_form AS long_form")
+    node = run_cypher(clean_neo4j, "MATCH (n:Method {key: $key}) RETURN n.note AS note, "
+                                   "n.mentions AS mentions, n.long_form AS long_form", key=FLERM_KEY)
     assert node == [{"note": "checked by hand", "mentions": 5, "long_form": None}]
-    rels = run_cypher(clean_neo4j, "MATCH (:Paper)-[r]->(:Method {key: 'method:flerm'}) RETURN r.reviewed AS reviewed, "
-                                   "r.weight AS weight")
+    rels = run_cypher(clean_neo4j, "MATCH (:Paper)-[r]->(:Method {key: $key}) RETURN r.reviewed AS reviewed, "
+                                   "r.weight AS weight", key=FLERM_KEY)
     assert rels and all(row == {"reviewed": True, "weight": 9} for row in rels)
 
 
 def test_another_applications_node_with_a_paperkg_key_is_a_clear_error(clean_neo4j):
-    run_cypher(clean_neo4j, "CREATE (:Method {key: 'method:flerm', name: 'theirs'})")
+    run_cypher(clean_neo4j, "CREATE (:Method {key: $key, name: 'theirs'})", key=FLERM_KEY)
     with pytest.raises(PaperkgError,
-                       match="holds a :Method node with key 'method:flerm' that paperkg did not push") as caught:
+                       match=f"holds a :Method node with key '{FLERM_KEY}' that paperkg did not push") as caught:
         push_graph(sample_graph(), clean_neo4j)
     assert caught.value.code == ExitCode.SERVER
     for replace in (True,):
         with pytest.raises(PaperkgError, match="does not overwrite"):
             push_graph(sample_graph(), clean_neo4j, replace=replace)
-    assert run_cypher(clean_neo4j, "MATCH (n:Method {key: 'method:flerm'}) RETURN properties(n) AS p") == [
-        {"p": {"key": "method:flerm", "name": "theirs"}}]
+    assert run_cypher(clean_neo4j, "MATCH (n:Method {key: $key}) RETURN properties(n) AS p", key=FLERM_KEY) == [
+        {"p": {"key": FLERM_KEY, "name": "theirs"}}]

@@ -12,7 +12,7 @@ import time
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, LLM_KEY, sample_graph
 from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
 
 from paperkg.cypher.library import load_query
@@ -58,8 +58,8 @@ def test_pushing_twice_leaves_the_same_counts_and_sends_nothing_the_second_time(
     assert second.push == first.push + 1 and not second.mismatches
     assert first.rows_written == graph.number_of_nodes() + graph.number_of_edges() and second.rows_written == 0
     assert [row.total for row in second.nodes] == [row.sent for row in second.nodes]
-    flerm = run_cypher(clean_neo4j, "MATCH (m:Method {key: 'method:flerm'}) RETURN m.first_push AS first, "
-                                    "m.last_push AS last, m.aliases AS aliases, m.acronym AS acronym")
+    flerm = run_cypher(clean_neo4j, "MATCH (m:Method {key: $key}) RETURN m.first_push AS first, "
+                                    "m.last_push AS last, m.aliases AS aliases, m.acronym AS acronym", key=FLERM_KEY)
     assert flerm == [{"first": first.push, "last": first.push, "acronym": "FLeRM",
                       "aliases": ["FLeRM", "Function-space Learning Rate Matching"]}]
 
@@ -67,13 +67,13 @@ def test_pushing_twice_leaves_the_same_counts_and_sends_nothing_the_second_time(
 def test_lists_and_evidence_are_list_properties_not_json_strings(clean_neo4j):
     push_graph(sample_graph(), clean_neo4j)
     [row] = run_cypher(clean_neo4j, """
-        MATCH (p:Paper {paper_id: '4a2f2e6da9f81cf7'})-[r:MENTIONS]->(:Method {key: 'method:llms'})
+        MATCH (p:Paper {paper_id: '4a2f2e6da9f81cf7'})-[r:MENTIONS]->(:Method {key: $key})
         RETURN valueType(p.authors) AS authors, valueType(r.evidence_sentences) AS sentences,
                valueType(r.evidence_starts) AS starts, valueType(r.evidence_confidences) AS confidences,
-               r.evidence_papers AS papers, r.count AS count, p.authors[0] AS first_author""")
+               r.evidence_papers AS papers, r.count AS count, p.authors[0] AS first_author""", key=LLM_KEY)
     assert row["authors"].startswith("LIST<STRING") and row["sentences"].startswith("LIST<STRING")
     assert row["starts"].startswith("LIST<INTEGER") and row["confidences"].startswith("LIST<FLOAT")
-    assert row["papers"] == ["4a2f2e6da9f81cf7"] and row["count"] == 1
+    assert row["papers"] == ["4a2f2e6da9f81cf7"] * 2 and row["count"] == 2  # "large language models (LLMs)"
     assert row["first_author"] == "Edward Milsom"
 
 
@@ -90,7 +90,7 @@ def test_update_push_sends_only_what_changed_and_new_entities_lists_it(clean_neo
     new = run_named_query(load_query("new_entities"), clean_neo4j, load_query("new_entities").parameters())
     assert {row["key"] for row in new} == set(full) - set(before)
     assert {row["first_push"] for row in new} == {report.push}
-    assert "dataset:imagenet" in {row["key"] for row in new} and "method:llms" not in {row["key"] for row in new}
+    assert "dataset:imagenet" in {row["key"] for row in new} and LLM_KEY not in {row["key"] for row in new}
 
 
 def test_replace_clears_paperkg_labels_only(clean_neo4j):
@@ -108,7 +108,7 @@ def test_replace_clears_paperkg_labels_only(clean_neo4j):
 
 def test_counts_that_differ_from_the_graph_sent_fail_loudly(clean_neo4j):
     graph = sample_graph()
-    graph.add_node("method:flerm-again", **{**graph.nodes["method:flerm"]})  # same key: MERGE folds the two
+    graph.add_node("method:flerm-again", **{**graph.nodes[FLERM_KEY]})  # same key: MERGE folds the two
     with pytest.raises(CountMismatch) as caught:
         push_graph(graph, clean_neo4j)
     assert caught.value.code == ExitCode.MISMATCH

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from graph_fixtures import sample_graph
+from graph_fixtures import FLERM_KEY, LLM_KEY, SIRA_KEY, sample_graph
 
 from paperkg.cypher.library import list_queries, load_query, schema_statements
 from paperkg.core.errors import PaperkgError
@@ -16,16 +16,16 @@ def test_rows_group_nodes_by_label_and_relationships_by_type_and_end_labels():
     assert sum(rows.rel_counts().values()) == graph.number_of_edges()
     assert set(rows.nodes) <= set(NODE_LABELS)
     assert ("PROPOSES", "Paper", "Method") in rows.rels
-    flerm = next(row for row in rows.nodes["Method"] if row["key"] == "method:flerm")
+    flerm = next(row for row in rows.nodes["Method"] if row["key"] == FLERM_KEY)
     assert flerm["props"]["aliases"] == ["FLeRM", "Function-space Learning Rate Matching"]
-    assert "label" not in flerm["props"] and flerm["props"]["key"] == "method:flerm"
+    assert "label" not in flerm["props"] and flerm["props"]["key"] == FLERM_KEY
 
 
 def test_evidence_becomes_parallel_lists_of_one_type_each():
     rows = graph_rows(sample_graph())
-    llm = next(row for row in rows.rels[("MENTIONS", "Paper", "Method")] if row["target"] == "method:llms")
+    llm = next(row for row in rows.rels[("MENTIONS", "Paper", "Method")] if row["target"] == LLM_KEY)
     props = llm["props"]
-    assert props["evidence_papers"] == ["4a2f2e6da9f81cf7"]
+    assert props["evidence_papers"] == ["4a2f2e6da9f81cf7"] * 2  # "large language models (LLMs)"
     assert props["evidence_sentences"][0].startswith("We develop Function-space Learning Rate Matching")
     assert isinstance(props["evidence_starts"][0], int) and isinstance(props["evidence_confidences"][0], float)
     assert "evidence" not in props and "type" not in props
@@ -39,14 +39,14 @@ def test_labels_and_types_outside_the_allow_list_are_refused():
     with pytest.raises(PaperkgError, match="paperkg pushes only"):
         graph_rows(graph)
     graph = sample_graph()
-    graph.add_edge("method:flerm", "method:sira", key="DROPS", type="DROPS")
+    graph.add_edge(FLERM_KEY, SIRA_KEY, key="DROPS", type="DROPS")
     with pytest.raises(PaperkgError, match="DROPS"):
         graph_rows(graph)
 
 
 def test_nested_values_are_refused_with_the_attribute_named():
     graph = sample_graph()
-    graph.nodes["method:flerm"]["extra"] = {"nested": 1}
+    graph.nodes[FLERM_KEY]["extra"] = {"nested": 1}
     with pytest.raises(PaperkgError, match="'extra'"):
         graph_rows(graph)
 

@@ -88,7 +88,8 @@ def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
                  Relation(RelType.EVALUATED_ON, 0, 3, 0, "model", 0.9),
                  Relation(RelType.EVALUATED_ON, 0, 4, 0, "model", 0.9)]
     builder = GraphBuilder()
-    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations))
+    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
+                           sentence_spans=[(0, len(text))]))
     graph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "EVALUATED_ON", "dataset:glarbbank"),

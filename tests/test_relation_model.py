@@ -2,13 +2,17 @@
 writes on a few sentences, their fit to the schema, and its round trip through a saved pipeline."""
 from __future__ import annotations
 
+import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
 from paperkg.api import load_pipeline
 from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
-from paperkg.extract.relation_model import acronym_synonyms, candidate_pairs
+from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, acronym_synonyms, candidate_pairs,
+                                            dense_width, feature_width, hashed, pair_features,
+                                            sentence_starts)
+from paperkg.extract.training.relations import monotone_precision
 
 from cli_helpers import CORPUS
 
@@ -74,3 +78,47 @@ def test_a_saved_pipeline_restores_the_component_and_its_relations(nlp, tmp_path
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("relation_model").cfg == nlp.get_pipe("relation_model").cfg
     assert loaded(SENTENCES)._.paperkg_relations == nlp(SENTENCES)._.paperkg_relations
+
+
+def test_pair_features_pool_the_tensor_and_mark_the_words_at_the_pairs_edges():
+    words = ["BERT", "for", "parsing", "on", "WSJ", "."]
+    doc = _doc(words, [True] + [False] * 5, [(0, 1, "Method"), (2, 3, "Task"), (4, 5, "Dataset")])
+    doc.tensor = numpy.arange(len(doc) * 2, dtype="f").reshape(len(doc), 2)
+    entities = list(doc.spans["entities"])
+    vocab, heads = hashed(["for", "on"]), hashed(["bert"])
+    rows = pair_features(doc, entities, [(0, 2)], vocab, sentence_starts(doc), heads).rows(
+        feature_width(2, len(vocab), len(heads)))
+    (row,) = rows
+    assert list(row[:4]) == [0, 1, 8, 9]                      # head (BERT) and tail (WSJ) vectors
+    assert list(row[4:8]) == [4, 5, 6, 7]                     # the words between: mean and max
+    assert list(row[10:12]) == [10, 11]                       # the token after the pair (".")
+    bag = row[dense_width(2) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS):]
+    assert list(bag[:2]) == [1, 1]                            # "for" and "on" between
+    assert list(bag[2:4]) == [1, 0] and list(bag[4:6]) == [0, 1]  # first word between "for", last "on"
+    assert list(bag[-2:]) == [1, 0]                           # the head ends in "bert", the tail in no known word
+
+
+def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises():
+    scored = [(0.9, True), (0.8, True), (0.7, False), (0.6, True), (0.3, False), (0.2, False)]
+    table = monotone_precision(scored, [0.1, 0.5, 0.85, 0.95])
+    assert [t for t, _ in table] == [0.1, 0.5, 0.85, 0.95]
+    values = [p for _, p in table]
+    assert values == sorted(values) and values[0] == round(3 / 7, 4)  # 3 right of 6, one wrong more counted
+    assert values[-1] == values[-2]                                    # nothing above 0.95: the precision below
+
+
+def test_confidence_reads_the_precision_table(nlp):
+    component = nlp.get_pipe("relation_model")
+    table = component.cfg["precision"]["USED_FOR"]
+    assert component.confidence("USED_FOR", table[-1][0] + 1e-3) == table[-1][1]
+    assert all(0 <= p <= 1 for t, p in table)
+
+
+def test_scoring_from_the_set_columns_gives_what_the_model_gives_on_the_full_rows(nlp):
+    component = nlp.get_pipe("relation_model")
+    with nlp.select_pipes(disable=["relation_model"]):
+        doc = nlp(SENTENCES)
+    pairs, features = component.featurize(doc, list(doc.spans["entities"]))
+    rows = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
+                                       len(component.cfg["head_words"])))
+    assert pairs and numpy.allclose(component.score(features), component.model.predict(rows), atol=1e-5)

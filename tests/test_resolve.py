@@ -97,6 +97,7 @@ def _record(paper_id, entities, abstract="S."):
 
     return Extraction.from_dict({
         SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": abstract}, "sentences": [abstract],
+        "sentence_spans": [[0, len(abstract)]],
         "entities": [dict({"start": 0, "end": 1, "sentence": 0, "source": "model", "confidence": 0.8,
                            "role": "mentions", "acronym": None}, **e) for e in entities],
         "acronyms": [], "undefined_acronyms": [], "relations": []}, "test")
@@ -205,3 +206,89 @@ def test_clean_name_keeps_names_and_refuses_numbers(name, expected):
     from paperkg.graph.names import clean_name
 
     assert clean_name(name) == (None if expected is None else tuple(expected))
+
+
+def _defines(short, name, label="Task"):
+    return {"text": name, "name": name, "label": label, "acronym": short}
+
+
+def _finalize(records):
+    builder = GraphBuilder()
+    builder.add_all(records)
+    return builder.finalize()
+
+
+def test_a_noun_and_its_gerund_defining_one_short_form_are_one_node_everywhere():
+    records = [*[_record(f"n{i}", [_defines("TMG", "tensor merge", "Method")]) for i in range(8)],
+               *[_record(f"g{i}", [_defines("TMG", "tensor merging"), _bare() | {"text": "TMG", "name": "TMG"}])
+                 for i in range(3)],
+               _record("plain", [_other("tensor merging")])]  # no short form here: the same term still
+    graph = _finalize(records)
+    (node,) = [d for d in _entities(graph).values() if "tensor" in d["name"]]
+    assert node["name"] == "tensor merge" and node["label"] == "Method" and node["papers"] == 12
+    assert "tensor merging" in node["aliases"] and "TMG" not in _names(graph)
+    assert any(line.startswith("tensor merging [acronym-variant: g0, g1, g2") for line in node["merged_from"])
+
+
+def test_a_rare_definition_with_words_left_out_or_added_joins_its_sense_in_its_own_papers_only():
+    main = [_record(f"m{i}", [_defines("ZQP", "zonal quantum parsing")]) for i in range(12)]
+    records = [*main, _record("short", [_defines("ZQP", "zonal parsing"), {"text": "ZQP", "name": "ZQP",
+                                                                            "label": "Task"}]),
+               _record("long", [_defines("ZQP", "zonal quantum tree parsing")]),
+               _record("other", [_other("zonal parsing")])]  # no ZQP here: another term, left alone
+    graph = _finalize(records)
+    node = graph.nodes["task:zonal quantum parsing"]
+    assert node["papers"] == 14 and {"zonal parsing", "zonal quantum tree parsing"} <= set(node["aliases"])
+    assert "zonal parsing [acronym-paper-variant: short]" in node["merged_from"]
+    assert graph.has_edge("paper:other", "method:zonal parsing") and "ZQP" not in _names(graph)
+
+
+def test_a_definition_cut_short_joins_the_definition_it_was_cut_from():
+    records = [*[_record(f"k{i}", [_defines("KB", "knowledge base")]) for i in range(20)],
+               _record("full", [_defines("KB", "Klingon Bard", "Method")]),
+               _record("cut", [_defines("KB", "Klingon", "Method")])]
+    graph = _finalize(records)
+    assert "method:klingon" not in graph and graph.has_edge("paper:cut", "method:klingon bard")
+    assert graph.nodes["task:knowledge base"]["papers"] == 20
+
+
+def test_a_shorter_definition_that_spells_the_short_form_is_no_cut_but_a_term_of_its_own():
+    records = [*[_record(f"s{i}", [_defines("VT", "voice translation")]) for i in range(20)],
+               _record("full", [_defines("VT", "voice-to-text translation")]),
+               _record("own", [_defines("VT", "voice-to-text")])]
+    graph = _finalize(records)
+    assert graph.has_edge("paper:own", "task:voice-to-text")
+    assert graph.has_edge("paper:full", "task:voice translation")  # words added under the same head
+
+
+@pytest.mark.parametrize("main, other", [
+    ("spectral quilting", "sparse quilting"),        # the same head, other words: two things
+    ("relation extraction", "referring expression"),
+    ("self-attention", "slot attention"),
+    ("token grafting", "token graph"),               # no noun and its gerund
+])
+def test_distinct_things_sharing_letters_stay_apart(main, other):
+    records = [*[_record(f"a{i}", [_defines("XY", main, "Method")]) for i in range(20)],
+               _record("b", [_defines("XY", other, "Method")])]
+    graph = _finalize(records)
+    assert graph.has_edge("paper:b", f"method:{other}") and graph.nodes[f"method:{main}"]["papers"] == 20
+
+
+@pytest.mark.parametrize("a, b, merged", [
+    ("tensor merge network", "tensor merging network", True),
+    ("nested QX", "nested quilt extraction", True),             # QX written out: the same words
+    ("Elbo", "quilt extraction", False),                        # no word in common
+    ("Chinese quilt extraction", "quilt extraction", False),    # a kind of it
+    ("spectral quilt machine", "spectral learning", False),     # the long forms of SQM and SL
+])
+def test_a_synonym_of_relation_merges_only_names_the_corpus_lets_be_one(a, b, merged):
+    records = [*[_record(f"d{i}", [_defines("QX", "quilt extraction", "Method")]) for i in range(3)],
+               _record("sqm", [_defines("SQM", "spectral quilt machine", "Method")]),
+               _record("sl", [_defines("SL", "spectral learning", "Method")]),
+               _record("x", [_other(a), _other(b)])]
+    builder = GraphBuilder()
+    builder.add_all(records)
+    builder.merge(a, b, "synonym-of", "x")
+    graph = builder.finalize()
+    keys = {k for k in graph.successors("paper:x") if k.startswith("method:")}
+    assert (len(keys) == 1) is merged

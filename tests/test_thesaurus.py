@@ -30,6 +30,7 @@ def _extraction(paper_id: str, names: list[str]):
 
     return Extraction.from_dict({
         SCHEMA_KEY: SCHEMA_VERSION, "paper": {"id": paper_id, "abstract": "S."}, "sentences": ["S."],
+        "sentence_spans": [[0, 2]],
         "entities": [{"text": name, "name": name, "label": "Method", "start": 0, "end": 1, "sentence": 0,
                       "source": "model", "confidence": 0.8, "role": "mentions", "acronym": None} for name in names],
         "acronyms": [], "undefined_acronyms": [], "relations": []}, "test")

@@ -10,37 +10,33 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 import pytest
-from browser import PageLog, open_page
-from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, hostile_graph
+from browser import assert_clean, open_page
+from records import Term, build, paper
+from view_fixtures import HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_records, hostile_record
 
 import paperkg
 from paperkg.viz.trends_page import write_trends_page
 from paperkg.viz.views import render_views
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import BrowserContext
 
 pytestmark = pytest.mark.browser
-HOSTILE_KEY = "method:xssnet"
 
 
 def bursting_hostile_graph() -> nx.MultiDiGraph:
     """The hostile graph plus papers 2015-2025 (hostile titles) in which the hostile entity rises and bursts from 2022
     and ImageNet is steady, so the hostile name is in the bursts chart, the multiples and the panel."""
-    graph = hostile_graph()
+    records = [*dated_records(), hostile_record()]
     for year in range(2015, 2026):
         for number in range(6):
-            paper_id = f"{year}{number:012d}"
-            key = f"paper:{paper_id}"
-            graph.add_node(key, label="Paper", key=key, paper_id=paper_id, name=f"{HOSTILE_ALIAS} {year}-{number}",
-                           year=year, abstract=HOSTILE_SENTENCE)
-            targets = ["dataset:imagenet"] + ([HOSTILE_KEY] if year >= 2022 or number == 0 and year > 2019 else [])
-            for target in targets:
-                evidence = {"paper": paper_id, "sentence": HOSTILE_SENTENCE, "start": 0, "end": 2,
-                            "extractor": "cue", "confidence": 0.9}
-                graph.add_edge(key, target, key="MENTIONS", type="MENTIONS", count=1, confidence=0.9,
-                               evidence=[evidence])
-    return graph
+            terms = [Term("We", "Dataset", name="ImageNet", source="cue", confidence=0.9)]
+            if year >= 2022 or number == 0 and year > 2019:
+                terms.append(Term("XSSNet", "Method", name=HOSTILE_NAME, source="cue", confidence=0.9))
+            records.append(paper(f"{year}{number:012d}", HOSTILE_SENTENCE, terms,
+                                 title=f"{HOSTILE_ALIAS} {year}-{number}",
+                                 year=year))
+    return build(records)
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +44,6 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("trends") / "trends.html"
     write_trends_page(paperkg.trends(bursting_hostile_graph(), window=4), path, title="<b>trends</b>")
     return path
-
-
-def _assert_clean(page: Page, log: PageLog) -> None:
-    page.wait_for_timeout(200)
-    assert log.errors == []
-    assert log.requests_besides(page.url) == []
-    assert log.dialogs == []
 
 
 def test_trends_page_draws_offline_and_the_panel_shows_first_and_burst_papers(
@@ -72,7 +61,7 @@ def test_trends_page_draws_offline_and_the_panel_shows_first_and_burst_papers(
     assert page.locator(f"#bursts tbody tr.selected[data-key='{HOSTILE_KEY}']").count() == 1
     page.locator(".tile").first.click()
     assert page.inner_text("#panel h2")
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_hostile_text_is_shown_as_text_and_never_runs(context: BrowserContext, page_file: Path) -> None:
@@ -88,7 +77,7 @@ def test_hostile_text_is_shown_as_text_and_never_runs(context: BrowserContext, p
     for where in ("#panel", "#bursts", "#rising", "#fading", "header"):
         assert page.evaluate(f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
     assert page.evaluate("document.querySelectorAll('script').length") == 2  # data, page
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_graph_html_entity_panel_has_papers_per_year_and_first_year(context: BrowserContext, tmp_path: Path) -> None:
@@ -101,4 +90,4 @@ def test_graph_html_entity_panel_has_papers_per_year_and_first_year(context: Bro
     assert "Papers per year 2015–2025 · first seen 2020" in page.inner_text("#panel")
     bars = page.eval_on_selector_all("#panel svg.sparkline rect", "rs => rs.map(r => r.textContent)")
     assert len(bars) == 11 and bars[0] == "2015: 0 papers" and bars[7] == "2022: 6 papers"
-    _assert_clean(page, log)
+    assert_clean(page, log)

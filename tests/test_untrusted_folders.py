@@ -55,7 +55,11 @@ def test_a_reader_refuses_an_interrupted_commit_naming_a_foreign_file(tmp_path, 
     (commit / "manifest.json").write_text(_manifest([_name(name, victim)]))
     (commit / "victim.txt").write_text("written by the attacker\n")
     for command in (("stats", str(out / "graph.json")),
-                    ("export", str(out / "graph.json"), "-o", str(tmp_path / "g.graphml"))):
+                    ("export", str(out / "graph.json"), "-o", str(tmp_path / "g.graphml")),
+                    ("view", str(out / "graph.json"), "-o", str(tmp_path / "view")),
+                    ("trends", str(out / "graph.json")),
+                    ("push", str(out / "graph.json"), "--uri", "bolt://127.0.0.1:9", "--password", "x"),
+                    ("thesaurus", str(out / "graph.json"), "-o", str(tmp_path / "t.tsv"))):
         result = run_cli(*command, check=False)
         _refused(result, victim)
         assert "not one of paperkg's output files" in result.stderr

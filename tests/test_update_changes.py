@@ -52,6 +52,19 @@ def test_an_edited_record_with_a_known_id_is_extracted_again(tmp_path):
     assert folder_bytes(out) == folder_bytes(tmp_path / "clean")
 
 
+def test_update_no_model_refuses_a_model_build(tmp_path):
+    """The issue's case: `--update --no-model` on a build the model extracted."""
+    out = tmp_path / "out"
+    run_cli("build", str(write_papers(tmp_path / "a.jsonl", example_papers()[:2])), "-o", str(out))
+    assert json.loads((out / "manifest.json").read_text())["mode"].startswith("model ")
+    before = folder_bytes(out)
+    result = _build(str(write_papers(tmp_path / "b.jsonl", example_papers()[2:3])), "-o", str(out), "--update",
+                    check=False)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "this run extracts with the rules only (--no-model)" in result.stderr
+    assert folder_bytes(out) == before
+
+
 def test_update_refuses_to_mix_rules_only_and_model_extractions(tmp_path):
     out = tmp_path / "out"
     _build(str(write_papers(tmp_path / "a.jsonl", example_papers()[:2])), "-o", str(out))

@@ -9,12 +9,12 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from graph_fixtures import sample_graph
-from view_fixtures import (HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph,
+from graph_fixtures import FLERM_KEY, GT_KEY, LLM_KEY, MAGEP_KEY, PARAPHRASING_KEY, SIRA_KEY, sample_graph
+from view_fixtures import (HOSTILE_ALIAS, HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph,
                            synthetic_field)
 
 from paperkg.core.errors import PaperkgError
-from paperkg.core.schema import RelType
+from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.exports import write_json
 from paperkg.viz import map_page, papers_page
 from paperkg.viz.entity_map import index_entities, link_graph
@@ -100,7 +100,7 @@ def test_text_from_the_corpus_is_escaped_and_kept_exact(tmp_path: Path) -> None:
         tags = _parse(page)
         assert [t for t, _ in tags.tags].count("script") == [t for t, _ in reference.tags].count("script")
         assert not any(t == "img" for t, _ in tags.tags)
-        node, panel = _by_id(page)["method:xssnet"]
+        node, panel = _by_id(page)[HOSTILE_KEY]
         assert panel["name"] == HOSTILE_NAME and panel["long_form"] == HOSTILE_ALIAS
         assert panel["evidence"][0][1] == HOSTILE_SENTENCE
         assert node["text"] == HOSTILE_NAME
@@ -130,13 +130,22 @@ def test_entity_map_links_entities_by_shared_papers_and_typed_relations() -> Non
     index = index_entities(sample_graph())
     links = link_graph(index, index.entities)
     assert all(not node.startswith("paper:") for node in links)
-    shared = links.edges["dataset:cifar-10", "method:flerm"]
+    shared = links.edges["dataset:cifar-10", FLERM_KEY]
     assert shared["papers"] == 1 and shared["kinds"] == ("SHARED_PAPERS",)
-    typed = links.edges["method:flerm", "method:gts"]
+    typed = links.edges[FLERM_KEY, GT_KEY]
     assert typed["kinds"] == ("SHARED_PAPERS", "USED_FOR") and typed["papers"] == 1
-    llms = links.edges["dataset:imagenet", "method:llms"]
+    llms = links.edges["dataset:imagenet", LLM_KEY]
     assert llms["papers"] == 1
-    assert index.paper_count("method:llms") == 2
+    assert index.paper_count(LLM_KEY) == 2
+
+
+def test_the_page_takes_the_paper_label_from_the_schema_not_from_its_script(tmp_path: Path) -> None:
+    _, papers = _views(tmp_path, dated_graph())
+    data = _data(papers)
+    assert data["paper_label"] == NodeLabel.PAPER.value
+    assert {node["kind"] for node in data["nodes"]} >= {NodeLabel.PAPER.value}
+    script = (Path(map_page.__file__).parent / "templates" / "page.js").read_text(encoding="utf-8")
+    assert f'"{NodeLabel.PAPER.value}"' not in script and "data.paper_label" in script
 
 
 def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> None:
@@ -145,7 +154,7 @@ def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> Non
     kinds = {node["kind"] for node in data["nodes"]}
     assert kinds == {"Method", "Task", "Dataset", "Metric"}
     sizes = {node["id"]: node["size"] for node in data["nodes"]}
-    assert sizes["method:llms"] == max(sizes.values())
+    assert sizes[LLM_KEY] == max(sizes.values())
     assert all(node["shape"] == "dot" for node in data["nodes"])
     assert all(edge["arrows"] == {"to": {"enabled": False}} for edge in data["edges"])
     assert data["options"]["physics"]["enabled"] is False
@@ -156,7 +165,7 @@ def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> Non
 def test_panel_has_names_papers_and_marked_evidence(tmp_path: Path) -> None:
     page, _ = _views(tmp_path, dated_graph())
     data = _data(page)
-    _, panel = _by_id(page)["method:flerm"]
+    _, panel = _by_id(page)[FLERM_KEY]
     assert (panel["acronym"], panel["long_form"]) == ("FLeRM", "Function-space Learning Rate Matching")
     assert panel["type"] == "Method" and panel["papers"] == 1 and panel["mean_year"] == 2025
     paper = data["papers"][panel["paper_rows"][0]]
@@ -165,8 +174,8 @@ def test_panel_has_names_papers_and_marked_evidence(tmp_path: Path) -> None:
     row, sentence, start, end = panel["evidence"][0]
     assert data["papers"][row]["title"] == "Function-space Learning Rates"
     assert sentence[start:end] in ("FLeRM", "Function-space Learning Rate Matching")
-    _, llms = _by_id(page)["method:llms"]
-    assert llms["aliases"] == ["large language model", "LLM"]
+    _, llms = _by_id(page)[LLM_KEY]
+    assert llms["aliases"] == ["large language models", "LLMs"]  # name, acronym (LLM) and long form aside
     assert [data["papers"][row]["year"] for row in llms["paper_rows"]] == ["2025", "2024"]
     related = {data["panels"][i]["name"]: papers for i, papers, _ in llms["related"]}
     assert related["ImageNet"] == 1
@@ -192,9 +201,9 @@ def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path, monkeypa
     data = _data(page)
     assert data["years"] == [2023, 2025]
     colour = {node["id"]: node["color"] for node in data["nodes"]}
-    assert colour["method:flerm"] == year_colour(2025, 2023, 2025) == "#FDE725"
-    assert colour["method:magep-nfn"] == year_colour(2023, 2023, 2025) == "#440154"
-    assert colour["method:llms"] == year_colour(2024.5, 2023, 2025)
+    assert colour[FLERM_KEY] == year_colour(2025, 2023, 2025) == "#FDE725"
+    assert colour[MAGEP_KEY] == year_colour(2023, 2023, 2025) == "#440154"
+    assert colour[LLM_KEY] == year_colour(2024.5, 2023, 2025)
     assert data["colours"]["year"] == [node["color"] for node in data["nodes"]]
     assert 'option value="year" selected' in page and 'id="year-scale" class="scale">' in page
     assert 'id="year-from"' in page
@@ -227,7 +236,7 @@ def test_type_and_paper_filters_say_what_they_left_out() -> None:
     assert chosen.nodes == ("dataset:cifar-10", "dataset:cifar-100", "dataset:imagenet")
     assert "of type Dataset" in chosen.notes[0]
     frequent = select_entities(index, min_papers=2)
-    assert frequent.nodes == ("dataset:cifar-10", "method:llms")
+    assert frequent.nodes == ("dataset:cifar-10", LLM_KEY)
     assert "in at least 2 papers" in frequent.notes[0] and "11 others left out" in frequent.notes[0]
 
 
@@ -245,21 +254,21 @@ def test_max_nodes_keeps_the_top_by_pagerank_and_says_what_was_folded() -> None:
 def test_focus_goes_depth_links_out_and_keeps_the_focus_under_a_cap() -> None:
     index = index_entities(sample_graph())
     sira = resolve_entity(index, "sira")
-    assert focus_entities(index, sira, depth=0).nodes == ("method:sira",)
+    assert focus_entities(index, sira, depth=0).nodes == (SIRA_KEY,)
     near = focus_entities(index, sira, depth=1).nodes
-    assert set(near) == {"method:sira", "method:paraphrasing attacks", "method:llms", "task:watermark removal",
+    assert set(near) == {SIRA_KEY, PARAPHRASING_KEY, LLM_KEY, "task:watermark removal",
                          "dataset:imagenet", "metric:success rate"}
     far = focus_entities(index, sira, depth=2).nodes
-    assert set(near) < set(far) and "method:flerm" in far
+    assert set(near) < set(far) and FLERM_KEY in far
     capped = focus_entities(index, sira, depth=2, max_nodes=2)
-    assert "method:sira" in capped.nodes and len(capped.nodes) == 2
-    assert "within 2 links of SIRA" in capped.notes[0]
+    assert SIRA_KEY in capped.nodes and len(capped.nodes) == 2
+    assert "within 2 links of Self-Information Rewrite Attack" in capped.notes[0]
 
 
-@pytest.mark.parametrize("name, key", [("LLM", "method:llms"), ("llms", "method:llms"),
-                                       ("Large Language Model", "method:llms"),
-                                       ("Function-space Learning Rate Matching", "method:flerm"),
-                                       ("GTs", "method:gts")])
+@pytest.mark.parametrize("name, key", [("LLM", LLM_KEY), ("llms", LLM_KEY),
+                                       ("Large Language Model", LLM_KEY),
+                                       ("Function-space Learning Rate Matching", FLERM_KEY),
+                                       ("GTs", GT_KEY)])
 def test_focus_names_are_names_aliases_or_acronyms_in_any_case(name: str, key: str) -> None:
     assert resolve_entity(index_entities(sample_graph()), name) == key
 
@@ -293,9 +302,9 @@ def test_unknown_choices_are_user_errors(tmp_path: Path, options: dict, message:
 def test_focus_view_opens_on_its_entity(tmp_path: Path) -> None:
     key = render_focus(dated_graph(), tmp_path / "focus.html", "LLM", ViewOptions(depth=1))
     data = _data((tmp_path / "focus.html").read_text(encoding="utf-8"))
-    assert key == data["focus"] == "method:llms"
-    assert "method:llms" in {node["id"] for node in data["nodes"]}
-    assert "method:magep-nfn" not in {node["id"] for node in data["nodes"]}
+    assert key == data["focus"] == LLM_KEY
+    assert LLM_KEY in {node["id"] for node in data["nodes"]}
+    assert MAGEP_KEY not in {node["id"] for node in data["nodes"]}
 
 
 def test_thinning_keeps_every_entitys_strongest_link_within_the_cap() -> None:
@@ -383,7 +392,7 @@ def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> Non
     run_cli("view", str(saved_graph))
     assert sorted(p.name for p in saved_graph.parent.glob("*.html")) == ["graph.html", "papers.html"]
     run_cli("view", str(saved_graph), "--focus", "gts", "--depth", "1", "-o", str(saved_graph.parent / "gts.html"))
-    assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == "method:gts"
+    assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == GT_KEY
 
 
 @pytest.mark.parametrize("args, message", [

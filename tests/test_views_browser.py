@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser import PageLog, open_page
+from graph_fixtures import FLERM_KEY, LLM_KEY, MAGEP_KEY, SIRA_KEY
+from browser import assert_clean, open_page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, synthetic_field
 
 from paperkg.viz.options import ViewOptions
@@ -36,13 +37,6 @@ def dated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dated")
     render_views(dated_graph(), out)
     return out
-
-
-def _assert_clean(page: Page, log: PageLog) -> None:
-    page.wait_for_timeout(200)
-    assert log.errors == []
-    assert log.requests_besides(page.url) == []
-    assert log.dialogs == []
 
 
 def _search(page: Page, text: str) -> list[str]:
@@ -79,36 +73,36 @@ def test_views_draw_offline_without_errors(context: BrowserContext, dated: Path,
     assert page.evaluate("document.querySelector('#network canvas').width") > 0
     assert page.evaluate("window.paperkgView.network.physics.physicsEnabled") is False
     assert page.inner_text("#summary").startswith("Showing ")
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_search_by_acronym_focuses_the_node_and_the_panel_shows_evidence_and_papers(
         context: BrowserContext, dated: Path) -> None:
     page, log = open_page(context, dated / "graph.html")
     lines = _search(page, "flerm")
-    assert lines[0].startswith("FLeRM")
+    assert lines[0].startswith("Function-space Learning Rate Matching (FLeRM)")
     page.keyboard.press("Enter")
-    assert page.evaluate(SELECTED) == ["method:flerm"]
+    assert page.evaluate(SELECTED) == [FLERM_KEY]
     panel = _panel(page)
     assert "FLeRM = Function-space Learning Rate Matching" in panel
-    assert "We develop Function-space Learning Rate Matching (FLeRM)" in panel
+    assert "FLeRM improves training of Graph Transformers (GTs)" in panel  # of its sentences, the first by text
     assert "Function-space Learning Rates (2025 · ICML)" in panel
     assert page.inner_text("#panel mark") in ("FLeRM", "Function-space Learning Rate Matching")
     assert page.get_attribute("#panel a", "href") == "https://github.com/example/flerm"
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_search_by_alias_and_prefix_and_says_when_nothing_matches(context: BrowserContext, dated: Path) -> None:
     page, log = open_page(context, dated / "graph.html")
-    assert _search(page, "LLM")[0].startswith("large language models (LLMs)")
+    assert _search(page, "LLM")[0].startswith("large language model (LLM)")
     page.keyboard.press("Enter")
-    assert page.evaluate(SELECTED) == ["method:llms"]
+    assert page.evaluate(SELECTED) == [LLM_KEY]
     assert "2 papers" in _panel(page)
-    assert any(line.startswith("Graph Transformers") for line in _search(page, "graph tr"))
+    assert any(line.startswith("Graph Transformer (GT)") for line in _search(page, "graph tr"))
     assert any(line.startswith("CIFAR-100") for line in _search(page, "cifar"))
     assert _search(page, "zzzz") == ["No match for “zzzz”"]
     page.locator("#results li").first.click()
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_filters_hide_what_they_say_and_the_counts_follow(context: BrowserContext, dated: Path) -> None:
@@ -128,12 +122,12 @@ def test_filters_hide_what_they_say_and_the_counts_follow(context: BrowserContex
     assert page.inner_text("[data-relation-count=SHARED_PAPERS]") == "0"
     page.click("#reset")
     page.fill("#min-papers", "2")
-    assert sorted(page.evaluate("window.paperkgView.nodeView.getIds()")) == ["dataset:cifar-10", "method:llms"]
+    assert sorted(page.evaluate("window.paperkgView.nodeView.getIds()")) == ["dataset:cifar-10", LLM_KEY]
     page.click("#reset")
     page.fill("#year-from", "2025")
     shown = page.evaluate("window.paperkgView.nodeView.getIds()")
-    assert "method:flerm" in shown and "method:sira" not in shown and "method:magep-nfn" not in shown
-    _assert_clean(page, log)
+    assert FLERM_KEY in shown and SIRA_KEY not in shown and MAGEP_KEY not in shown
+    assert_clean(page, log)
 
 
 def test_colour_by_year_recolours_and_shows_the_scale(context: BrowserContext, dated: Path) -> None:
@@ -142,9 +136,9 @@ def test_colour_by_year_recolours_and_shows_the_scale(context: BrowserContext, d
     page.select_option("#colour-by", "year")
     assert page.is_visible("#year-scale")
     # FLeRM is in one paper: too few for a mean year, so grey, as the scale's note says
-    assert page.evaluate("window.paperkgView.nodes.get('method:flerm').color") == "#D0D0D0"
+    assert page.evaluate(f"window.paperkgView.nodes.get('{FLERM_KEY}').color") == "#D0D0D0"
     assert "fewer than 3 papers" in page.inner_text("#year-scale")
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_text_from_the_corpus_never_runs(context: BrowserContext, hostile: Path) -> None:
@@ -167,7 +161,7 @@ def test_text_from_the_corpus_never_runs(context: BrowserContext, hostile: Path)
             assert page.evaluate(
                 f"document.querySelectorAll('{where} script, {where} img, {where} iframe').length") == 0
         assert page.evaluate("document.querySelectorAll('script').length") == 3  # vis, data, page
-        _assert_clean(page, log)
+        assert_clean(page, log)
 
 
 def test_papers_view_panel_on_click(context: BrowserContext, dated: Path) -> None:
@@ -182,7 +176,7 @@ def test_papers_view_panel_on_click(context: BrowserContext, dated: Path) -> Non
     page.mouse.click(x, y)
     panel = _panel(page)
     assert "Function-space Learning Rates" in panel and "ABSTRACT" in panel.upper()
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_folded_entities_are_found_and_say_how_to_draw_them(context: BrowserContext, tmp_path: Path) -> None:
@@ -195,7 +189,7 @@ def test_folded_entities_are_found_and_say_how_to_draw_them(context: BrowserCont
     assert "folded" in lines[0]
     page.keyboard.press("Enter")
     assert f'paperkg view graph.json --focus "{folded}"' in _panel(page)
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_the_corpus_views_from_paperkg_build_work_offline(context: BrowserContext, built: Path) -> None:
@@ -205,4 +199,4 @@ def test_the_corpus_views_from_paperkg_build_work_offline(context: BrowserContex
         assert "large language model" in lines[0].lower()
         page.keyboard.press("Enter")
         assert "EVIDENCE" in _panel(page).upper()
-        _assert_clean(page, log)
+        assert_clean(page, log)

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser import PageLog, open_page
-from view_fixtures import HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph, synthetic_field
+from graph_fixtures import FLERM_KEY
+from browser import assert_clean, open_page
+from view_fixtures import (HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph,
+                           synthetic_field)
 
 from paperkg.viz.options import ViewOptions
 from paperkg.viz.views import render_focus, render_views
@@ -34,11 +36,6 @@ def dated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dated")
     render_views(dated_graph(), out)
     return out
-
-
-def _assert_clean(page: Page, log: PageLog) -> None:
-    page.wait_for_timeout(200)
-    assert log.errors == [] and log.dialogs == [] and log.requests_besides(page.url) == []
 
 
 def _labels(page: Page) -> list[dict]:
@@ -76,7 +73,7 @@ def test_after_a_filter_most_names_are_placed_again_and_none_overlap(context: Br
     assert len(named) >= 0.6 * visible  # before: 7 names on 60 entities
     assert named <= set(page.evaluate("window.paperkgView.nodeView.getIds()"))
     _assert_no_overlap(labels)
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_bold_names_of_a_chosen_entity_never_overlap_and_zoom_places_names_again(
@@ -93,7 +90,7 @@ def test_bold_names_of_a_chosen_entity_never_overlap_and_zoom_places_names_again
     zoomed = _labels(page)
     _assert_no_overlap(zoomed)
     assert zoomed != labels and len(zoomed) >= min(before, 10)
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_clusters_are_named_in_the_legend_and_on_the_map(context: BrowserContext, field: Path) -> None:
@@ -121,7 +118,7 @@ def test_clusters_are_named_in_the_legend_and_on_the_map(context: BrowserContext
         if inside:
             break
     assert inside  # the view moved to show all of it
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_a_focus_view_opens_centred_on_its_entity(context: BrowserContext, tmp_path: Path) -> None:
@@ -136,7 +133,7 @@ def test_a_focus_view_opens_centred_on_its_entity(context: BrowserContext, tmp_p
     assert abs(x - width / 2) < 3 and abs(y - height / 2) < 3
     assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == ["method:near"]
     assert "near" in page.inner_text("#panel h2")
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 CLEAR_EDGE = """(() => {
@@ -164,7 +161,7 @@ def test_clicking_a_link_shows_its_papers_and_the_sentences_naming_both(context:
     assert "SENTENCES" in text and "PAPERS" in text
     marks = page.locator("#panel blockquote mark").all_inner_texts()
     assert marks and {mark.casefold() for mark in marks} & {name.casefold() for name in names}
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def test_a_papers_panel_lists_its_entities_by_role_and_marks_them(context: BrowserContext, dated: Path) -> None:
@@ -174,11 +171,11 @@ def test_a_papers_panel_lists_its_entities_by_role_and_marks_them(context: Brows
     assert any(label["id"] == "paper:4a2f2e6da9f81cf7" and label["text"].startswith("Function-space")
                for label in _labels(page))  # its title is drawn
     assert page.locator("#panel .role-chip").all_inner_texts()[0] == "proposes"
-    assert "FLeRM" in page.locator("#panel .role-list").first.inner_text()
+    assert "Function-space Learning Rate Matching" in page.locator("#panel .role-list").first.inner_text()
     assert page.locator("#panel p.abstract mark.role-0").count() >= 1
-    page.locator("#panel .role-list button", has_text="FLeRM").first.click()
-    assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == ["method:flerm"]
-    _assert_clean(page, log)
+    page.locator("#panel .role-list button", has_text="Function-space Learning Rate Matching").first.click()
+    assert page.evaluate("window.paperkgView.network.getSelectedNodes()") == [FLERM_KEY]
+    assert_clean(page, log)
 
 
 def test_corpus_text_stays_text_in_clusters_links_and_paper_panels(context: BrowserContext, tmp_path: Path) -> None:
@@ -188,17 +185,17 @@ def test_corpus_text_stays_text_in_clusters_links_and_paper_panels(context: Brow
     page.wait_for_selector("#panel:not([hidden])")
     panel = page.inner_text("#panel")
     assert HOSTILE_NAME in panel and HOSTILE_SENTENCE in panel
-    page.evaluate("window.paperkgView.openEdge('paper:feedfacefeedface|PROPOSES|method:xssnet')")
+    page.evaluate(f"window.paperkgView.openEdge('paper:feedfacefeedface|PROPOSES|{HOSTILE_KEY}')")
     assert HOSTILE_SENTENCE in page.inner_text("#panel")
     _assert_inert(page)
-    _assert_clean(page, log)
+    assert_clean(page, log)
     page, log = open_page(context, tmp_path / "graph.html")
-    page.evaluate("window.paperkgView.openEdge('dataset:imagenet|method:xssnet')")
+    page.evaluate(f"window.paperkgView.openEdge('dataset:imagenet|{HOSTILE_KEY}')")
     assert HOSTILE_SENTENCE in page.inner_text("#panel")
     assert HOSTILE_NAME in page.inner_text("#panel h2")
     assert any(label["text"] == HOSTILE_NAME for label in _labels(page))
     _assert_inert(page)
-    _assert_clean(page, log)
+    assert_clean(page, log)
 
 
 def _assert_inert(page: Page) -> None:

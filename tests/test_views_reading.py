@@ -117,7 +117,7 @@ def test_a_papers_panel_lists_its_entities_by_role_marked_in_its_abstract(tmp_pa
     panel, node = data["panels"][at], data["nodes"][at]
     assert node["text"].startswith("Function-space Learning Rates")
     roles = dict((role, [name for name, _ in entities]) for role, entities in panel["roles"])
-    assert list(roles)[0] == "proposes" and roles["proposes"] == ["FLeRM"]
+    assert list(roles)[0] == "proposes" and roles["proposes"] == ["Function-space Learning Rate Matching"]
     assert set(roles) <= {"proposes", "addresses", "evaluates on", "mentions"}
     listed = [name for names in roles.values() for name in names]
     assert len(listed) == len(set(listed))  # each entity under its first role only

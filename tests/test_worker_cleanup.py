@@ -1,7 +1,8 @@
 """A build killed while its workers extract leaves no process behind: the fork server, the workers and
-the resource tracker go with it (SIGKILL, as a timeout or the OOM killer sends)."""
+the resource tracker go with it (SIGKILL, as the OOM killer sends, or SIGTERM, as timeout and job cancels do)."""
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -51,13 +52,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_sigkill_during_extraction_leaves_no_process_of_the_build(tmp_path):
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signal_name):
     source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])
     pids_file = tmp_path / "pids"
     patch = f"PIDS = {str(pids_file)!r}\n" + _PATCH
     killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2",
-                           "--batch-size", "2"], patch)
-    assert killed.returncode == -9, killed.stderr
+                           "--batch-size", "2"], patch, signal_name)
+    assert killed.returncode == -getattr(signal, signal_name), killed.stderr
     pids = [int(pid) for pid in pids_file.read_text().split()]
     assert len(pids) >= 3, pids  # the fork server, two workers (and the resource tracker)
     deadline = time.monotonic() + 30

@@ -82,7 +82,7 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
     for source, target, data in graph.edges(data=True):
         if target not in papers_of:
             continue
-        if label_of.get(source) == "Paper":
+        if label_of.get(source) == schema.NodeLabel.PAPER:
             papers_of[target].add(source)
             entities_of[source].add(target)
         elif source in papers_of and source != target and data.get("confidence", 1.0) >= min_confidence:
@@ -99,7 +99,7 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
         related[first].add(second)
         related[second].add(first)
     years = {node: int(year) for node, year in graph.nodes(data="year")
-             if label_of.get(node) == "Paper" and _is_year(year)}
+             if label_of.get(node) == schema.NodeLabel.PAPER and _is_year(year)}
     return EntityIndex(graph=graph,
                        papers_of={key: tuple(sorted(papers)) for key, papers in papers_of.items()},
                        entities_of={key: tuple(sorted(ents)) for key, ents in entities_of.items()},

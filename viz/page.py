@@ -20,6 +20,7 @@ from markupsafe import Markup
 from pyvis.network import Network
 
 from paperkg.core.atomic import atomic_write_text
+from paperkg.core.schema import NodeLabel
 from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
 from paperkg.viz.options import YEAR_MIN_PAPERS
 from paperkg.viz.style import NODE_STYLES, RELATION_STYLES, node_style, relation_style
@@ -69,7 +70,7 @@ def render_page(page: PageData, path: Path) -> None:
                          **{key: value for key, value in edge.items() if key not in ("from", "to")})
     shallow = {field.name: getattr(page, field.name) for field in fields(page)}  # asdict's deep copy took seconds
     data = {**shallow, "nodes": network.nodes, "edges": network.edges,
-            "options": vis_options(page),
+            "options": vis_options(page), "paper_label": NodeLabel.PAPER.value,
             "labels": {"threshold": DRAW_THRESHOLD, "max": MAX_VISIBLE, "gap": LABEL_GAP, "face": FONT_FACE}}
     html = _ENV.get_template("page.html.j2").render(
         page=page, data=data, summary=summary(page),
@@ -98,7 +99,7 @@ def summary(page: PageData) -> str:
     """The header line as page.js first writes it: papers and entities drawn of those the view chose
     from (the legend's notes give the same totals), and links."""
     kinds = Counter(node["kind"] for node in page.nodes)
-    papers = kinds.pop("Paper", 0)
+    papers = kinds.pop(NodeLabel.PAPER.value, 0)
     entities = sum(kinds.values())
     parts = [_of(papers, max(page.paper_total, papers), "paper", "papers")] if page.view == "papers" else []
     parts += [_of(entities, max(page.entity_total, entities), "entity", "entities"),

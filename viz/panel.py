@@ -11,6 +11,8 @@ from typing import Any
 
 import networkx as nx
 
+from paperkg.core.schema import NodeLabel
+
 MAX_ALIASES = 12
 MAX_PAPERS = 30
 MAX_EVIDENCE = 5
@@ -111,7 +113,7 @@ def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable, drawn: di
     """
     attrs = graph.nodes[paper]
     known = set(entities)
-    info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": "Paper",
+    info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": NodeLabel.PAPER.value,
                             "paper_rows": [table.index(paper)]}
     abstract = _clip(str(attrs.get("abstract") or ""), MAX_ABSTRACT_CHARS)
     roles, marks, listed = [], [], set()
@@ -162,13 +164,17 @@ def evidence_item(graph: nx.MultiDiGraph, ev: dict[str, Any], paper: str | None,
     paper = paper or f"paper:{ev.get('paper')}"
     if not sentence or paper not in graph:
         return None
-    abstract = str(graph.nodes[paper].get("abstract", ""))
-    offset = abstract.find(sentence)
-    start, end = int(ev.get("start", 0)) - offset, int(ev.get("end", 0)) - offset
-    if offset < 0 or not 0 <= start < end <= len(sentence):
-        start = end = 0
+    start, end = _in_sentence(ev, len(sentence))
     sentence, start, end = _window(sentence, start, end)
     return [table.index(paper), sentence, start, end, float(ev.get("confidence", 0.0))]
+
+
+def _in_sentence(ev: dict[str, Any], length: int) -> tuple[int, int]:
+    """The evidence's abstract offsets made relative to its sentence (of `length` characters), by the
+    sentence's own start; (0, 0) when the span does not lie inside it."""
+    offset = int(ev["sentence_start"])
+    start, end = int(ev.get("start", 0)) - offset, int(ev.get("end", 0)) - offset
+    return (start, end) if 0 <= start < end <= length else (0, 0)
 
 
 def _window(sentence: str, start: int, end: int) -> tuple[str, int, int]:
@@ -241,26 +247,24 @@ def link_panel(graph: nx.MultiDiGraph, pair: tuple[str, str], shared: Iterable[s
 def _shared_sentences(graph: nx.MultiDiGraph, paper: str, pair: tuple[str, str],
                       table: PaperTable) -> list[list[Any]]:
     """[paper row, sentence, spans] from one paper: a sentence naming both entities, else one naming each."""
-    abstract = str(graph.nodes[paper].get("abstract", ""))
-    found: dict[str, dict[str, list[list[int]]]] = {}
+    found: dict[tuple[int, str], dict[str, list[list[int]]]] = {}  # (sentence start, sentence) -> entity -> spans
     for entity in pair:
         for data in (graph.get_edge_data(paper, entity) or {}).values():
             for ev in data.get("evidence", []):
                 sentence = str(ev.get("sentence") or "")
-                offset = abstract.find(sentence) if sentence else -1
-                if offset < 0:
+                if not sentence:
                     continue
-                spans = found.setdefault(sentence, {}).setdefault(entity, [])
-                start, end = int(ev.get("start", 0)) - offset, int(ev.get("end", 0)) - offset
-                if 0 <= start < end <= len(sentence) and [start, end] not in spans:
+                spans = found.setdefault((int(ev["sentence_start"]), sentence), {}).setdefault(entity, [])
+                start, end = _in_sentence(ev, len(sentence))
+                if end > start and [start, end] not in spans:
                     spans.append([start, end])
-    ordered = sorted(found, key=abstract.find)
-    both = [sentence for sentence in ordered if len(found[sentence]) == 2]
-    chosen = both[:1] or [next(s for s in ordered if entity in found[s]) for entity in pair
-                          if any(entity in found[s] for s in ordered)]
+    ordered = sorted(found)
+    both = [place for place in ordered if len(found[place]) == 2]
+    chosen = both[:1] or [next(place for place in ordered if entity in found[place]) for entity in pair
+                          if any(entity in found[place] for place in ordered)]
     row = table.index(paper)
-    return [[row, *marked_window(sentence, sorted(span for spans in found[sentence].values() for span in spans))]
-            for sentence in dict.fromkeys(chosen)]
+    return [[row, *marked_window(place[1], sorted(span for spans in found[place].values() for span in spans))]
+            for place in dict.fromkeys(chosen)]
 
 
 def marked_window(text: str, spans: list[list[int]], limit: int = MAX_SENTENCE_CHARS) -> tuple[str, list[list[int]]]:

@@ -2,7 +2,7 @@
 // Matches entities whose acronym (or one of whose aliases) is the acronym, in any case;
 // two long forms give two rows, one per entity.
 // :param acronym => "FLeRM"   -- the acronym
-MATCH (e:Method|Task|Dataset|Metric)
+MATCH (e:%ENTITY_LABELS%)
 WHERE toLower(e.acronym) = toLower($acronym) OR toLower($acronym) IN [a IN coalesce(e.aliases, []) | toLower(a)]
 OPTIONAL MATCH (p:Paper)-->(e)
 WITH e, p ORDER BY p.paper_id

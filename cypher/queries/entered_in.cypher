@@ -3,7 +3,7 @@
 // :param year => 2020   -- the year
 // :param type => null   -- only entities of this type (Method, Task, Dataset, Metric), null for all
 // :param limit => 25   -- how many entities
-MATCH (e:Method|Task|Dataset|Metric|Concept)
+MATCH (e:%ENTITY_LABELS%)
 WHERE e.first_year = $year AND ($type IS NULL OR $type IN labels(e))
 MATCH (p:Paper)-[:PROPOSES|EVALUATES_ON|ADDRESSES|MENTIONS]->(e)
 WHERE p.year IS NOT NULL

@@ -2,7 +2,7 @@
 // The entity matches by name, acronym or alias, in any case.
 // :param name => "FLeRM"   -- the entity
 // :param limit => 50   -- at most this many sentences
-MATCH (e:Method|Task|Dataset|Metric)
+MATCH (e:%ENTITY_LABELS%)
 WHERE toLower($name) IN [x IN [e.name, e.acronym, e.long_form] + coalesce(e.aliases, []) | toLower(x)]
 MATCH (e)-[r]-(other)
 UNWIND range(0, size(r.evidence_papers) - 1) AS i

@@ -6,7 +6,7 @@ MATCH (push:PaperkgPush) WHERE push.completed_at IS NOT NULL
 WITH push ORDER BY push.seq DESC
 WITH collect(push.seq) AS completed
 WITH coalesce($since, CASE WHEN size(completed) > 1 THEN completed[1] ELSE 0 END) AS since
-MATCH (n:Paper|Method|Task|Dataset|Metric)
+MATCH (n:%NODE_LABELS%)
 WHERE n.first_push > since
 RETURN labels(n)[0] AS label, n.name AS name, n.key AS key, n.first_push AS first_push, since
 ORDER BY label, name

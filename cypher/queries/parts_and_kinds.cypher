@@ -2,7 +2,7 @@
 // `direction` is "out" when the entity is the part, the kind or the subtask ("FooNet PART_OF X"),
 // "in" when the other one is. The entity matches by name, acronym or alias, in any case.
 // :param name => "Transformer"   -- the entity
-MATCH (e:Method|Task|Dataset|Metric)
+MATCH (e:%ENTITY_LABELS%)
 WHERE toLower($name) IN [x IN [e.name, e.acronym, e.long_form] + coalesce(e.aliases, []) | toLower(x)]
 MATCH (e)-[r:PART_OF|IS_A|SUBTASK_OF]-(other)
 RETURN e.name AS entity, type(r) AS relation, CASE WHEN startNode(r) = e THEN 'out' ELSE 'in' END AS direction,

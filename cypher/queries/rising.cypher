@@ -8,7 +8,7 @@
 MATCH (p:Paper) WHERE p.year IN [$since, $until]
 WITH count(CASE WHEN p.year = $since THEN 1 END) AS before_total,
      count(CASE WHEN p.year = $until THEN 1 END) AS after_total
-MATCH (p:Paper)-[:PROPOSES|EVALUATES_ON|ADDRESSES|MENTIONS]->(e:Method|Task|Dataset|Metric|Concept)
+MATCH (p:Paper)-[:PROPOSES|EVALUATES_ON|ADDRESSES|MENTIONS]->(e:%ENTITY_LABELS%)
 WHERE p.year IN [$since, $until] AND ($type IS NULL OR $type IN labels(e))
 WITH e, before_total, after_total,
      count(DISTINCT CASE WHEN p.year = $since THEN p END) AS before,

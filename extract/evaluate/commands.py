@@ -7,7 +7,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from paperkg.core.errors import PaperkgError
+from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.extract.pipeline_cache import cached_pipeline
 
 Scores = tuple[dict[str, Any], Callable[[dict[str, Any]], str]]  # the result and the function that reports it
@@ -103,12 +103,17 @@ def scierc_scores(file: Path, pipeline: SciercPipeline, predictions: Path | None
     return evaluation.run(file, nlp=nlp, predictions_out=predictions), evaluation.format_report
 
 
-def relation_scores(file: Path, format: RelationFormat, gold_entities: bool, model: Path | None) -> Scores:
-    """Score the relations in paperkg's schema, between the pipeline's mentions or the gold ones."""
+def relation_scores(file: Path, format: RelationFormat, gold_entities: bool, model: Path | None,
+                    min_confidence: float = 0.0) -> Scores:
+    """Score the relations in paperkg's schema (those at least `min_confidence` sure), between the pipeline's
+    mentions or the gold ones."""
     from paperkg.extract.evaluate import relations as evaluation
 
     _require_file(file)
-    result = evaluation.run(cached_pipeline(model), file, format.value, gold_entities=gold_entities)
+    if not 0 <= min_confidence <= 1:
+        raise PaperkgError(f"--min-confidence must be between 0 and 1, not {min_confidence}.", ExitCode.USAGE)
+    result = evaluation.run(cached_pipeline(model), file, format.value, gold_entities=gold_entities,
+                            min_confidence=min_confidence)
     return result, evaluation.format_report
 
 

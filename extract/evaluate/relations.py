@@ -29,14 +29,15 @@ RELATION_PIPES = ("paperkg_relations", "relation_model")  # the components that 
 Keyed = tuple[str, Arc]  # (document key, arc)
 
 
-def predicted_arcs(doc: Doc, key: str = SPANS_KEY) -> list[Arc]:
-    """The doc's relations as token-offset arcs (heads and tails index the entity span group `key`)."""
+def predicted_arcs(doc: Doc, key: str = SPANS_KEY, min_confidence: float = 0.0) -> list[Arc]:
+    """The doc's relations at least `min_confidence` sure, as token-offset arcs (heads and tails index
+    the entity span group `key`)."""
     entities = list(doc.spans.get(key, []))
     return [(entities[r.head].start, entities[r.head].end, entities[r.tail].start, entities[r.tail].end, r.type)
-            for r in doc._.paperkg_relations or []]
+            for r in doc._.paperkg_relations or [] if r.confidence >= min_confidence]
 
 
-def _canonical(arc: Arc) -> Arc:
+def canonical(arc: Arc) -> Arc:
     """A symmetric type's arc with its two ends in order; others as they are."""
     h0, h1, t0, t1, kind = arc
     return (*min((h0, h1), (t0, t1)), *max((h0, h1), (t0, t1)), kind) if kind in SYMMETRIC_REL_TYPES else arc
@@ -52,8 +53,8 @@ def _overlaps(a: Arc, b: Arc) -> bool:
 
 def score(gold: Iterable[Keyed], predicted: Iterable[Keyed], labels: Sequence[RelType]) -> dict[str, Any]:
     """Exact micro and per-type P/R/F1 and overlap micro P/R/F1 over `labels`."""
-    gold = {(key, _canonical(arc)) for key, arc in gold if arc[4] in labels}
-    predicted = {(key, _canonical(arc)) for key, arc in predicted if arc[4] in labels}
+    gold = {(key, canonical(arc)) for key, arc in gold if arc[4] in labels}
+    predicted = {(key, canonical(arc)) for key, arc in predicted if arc[4] in labels}
     hits = gold & predicted
     per_label = {kind.value: prf(sum(a[4] == kind for _, a in hits), sum(a[4] == kind for _, a in predicted),
                                  sum(a[4] == kind for _, a in gold)) for kind in labels}
@@ -94,18 +95,22 @@ def gold_arcs(records: Sequence[RelationRecord]) -> list[Keyed]:
     return [(r.record.key, arc) for r in records for arc in r.relations]
 
 
-def run(nlp: Language, path: Path, fmt: str, *, gold_entities: bool = False, limit: int = 0) -> dict[str, Any]:
-    """Run the pipeline on a benchmark file and score its relations (see the module doc)."""
+def run(nlp: Language, path: Path, fmt: str, *, gold_entities: bool = False, limit: int = 0,
+        min_confidence: float = 0.0) -> dict[str, Any]:
+    """Run the pipeline on a benchmark file and score its relations at least `min_confidence` sure (see the
+    module doc; the graph keeps those at core.schema.GRAPH_MIN_RELATION_CONFIDENCE)."""
     records = read_relations(fmt, path, limit)
     started = time.perf_counter()
     docs = process(nlp, records, gold_entities)
     seconds = time.perf_counter() - started
     key = entities_key(nlp)
-    predicted = [(r.record.key, arc) for r, doc in zip(records, docs) for arc in predicted_arcs(doc, key)]
+    predicted = [(r.record.key, arc) for r, doc in zip(records, docs)
+                 for arc in predicted_arcs(doc, key, min_confidence)]
     labels = [kind for kind in RelType if kind in ANNOTATED[fmt]]
     result = score(gold_arcs(records), predicted, labels)
     words = sum(len(doc) for doc in docs)
-    result.update(file=str(path), format=fmt, entities="gold" if gold_entities else "pipeline", documents=len(docs),
+    result.update(file=str(path), format=fmt, entities="gold" if gold_entities else "pipeline",
+                  min_confidence=min_confidence, documents=len(docs),
                   words=words, seconds=seconds, words_per_second=words / seconds if seconds else 0.0)
     return result
 
@@ -114,5 +119,6 @@ def format_report(result: dict[str, Any]) -> str:
     """The scores as a plain-text table: per type, then exact micro and overlap micro."""
     rows = [(label, result["per_label"][label]) for label in result["labels"]]
     rows += [("exact micro", result["exact"]), ("overlap micro", result["overlap"])]
-    return score_table(f"{result['format']}, {result['entities']} entities: {result['documents']} documents, "
+    kept = f", confidence >= {result['min_confidence']}" if result.get("min_confidence") else ""
+    return score_table(f"{result['format']}, {result['entities']} entities{kept}: {result['documents']} documents, "
                        f"{result['words']:,} words, {result['words_per_second']:,.0f} words/s", rows)

@@ -1,11 +1,12 @@
 """Training of the relation component (extract/relation_model.py), the recipe's step "relations".
 
 The pipeline's tok2vec is frozen, so each candidate pair's features are computed once (the tok2vec
-run over the benchmark's own tokens, gold entities in paperkg's types) and only the classifier
-learns: a few epochs of Adam on a masked binary cross-entropy (a type the source does not
-annotate carries no loss: SciERC has no TRAINED_ON, BENCHMARK_FOR, SUBTASK_OF, SYNONYM_OF). The
-threshold of each type is then the one with the best F1 on SciER dev end to end (the pipeline's own
-entities). Settings: extract/training/configs/relations.cfg.
+run over the benchmark's own tokens, gold entities in paperkg's types) and only the classifiers
+learn, each on its own with its own seed: a few epochs of Adam on a masked binary cross-entropy (a type
+the source does not annotate carries no loss: SciERC has no TRAINED_ON, BENCHMARK_FOR, SUBTASK_OF,
+SYNONYM_OF). The threshold of each type is then the one with the best micro F1 on SciER dev end to end
+(the pipeline's own entities), and the precision table (what a relation's confidence says) is measured
+on SciER dev with the gold mentions. Settings: extract/training/configs/relations.cfg.
 """
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ import numpy
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from thinc.api import Adam, fix_random_seed
+from thinc.api import Adam, Model, fix_random_seed
 
+from paperkg.core.schema import RelType, relation_allowed
 from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
-from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs
+from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, feature_width
 
 COMPONENT = "relation_model"
 FACTORY = "paperkg_relation_model"
@@ -59,6 +61,12 @@ def gold_docs(nlp: Language, records: Sequence[RelationRecord], negatives_from: 
     return docs
 
 
+def head_vocabulary(docs: Sequence[Doc], size: int) -> list[str]:
+    """The `size` words that most often end an entity mention (a mention's head word; ties alphabetical)."""
+    counts = Counter(doc[span.end - 1].lower_ for doc in docs for span in doc.spans["entities"])
+    return [word for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]]
+
+
 def between_vocabulary(docs: Sequence[Doc], max_gap: int, size: int) -> list[str]:
     """The `size` words seen most often between the two mentions of a candidate pair (ties alphabetical)."""
     counts: Counter[str] = Counter()
@@ -75,9 +83,11 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
     xs, ys, masks = [], [], []
     for doc, r in zip(docs, records):
         entities = list(doc.spans["entities"])
-        pairs, X = component.featurize(doc, entities)
+        pairs, features = component.featurize(doc, entities)
         if not pairs:
             continue
+        X = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
+                                        len(component.cfg["head_words"])))
         gold: dict[tuple[int, int, int, int], set[str]] = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
         for h0, h1, t0, t1, kind in r.relations:
             gold[(h0, h1, t0, t1)].add(kind.value)
@@ -92,12 +102,11 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
     return Featurized(numpy.vstack(xs), numpy.vstack(ys), numpy.vstack(masks))
 
 
-def fit(component: RelationModel, data: Featurized, epochs: int, batch_size: int, learn_rate: float,
+def fit(model: Model, data: Featurized, epochs: int, batch_size: int, learn_rate: float,
         positive_weight: float, seed: int) -> list[float]:
-    """Train the classifier on featurized pairs; returns the mean loss of each epoch."""
+    """Train a classifier on featurized pairs; returns the mean loss of each epoch."""
     fix_random_seed(seed)
     rng = numpy.random.default_rng(seed)
-    model = component.model
     optimizer = Adam(learn_rate)
     losses = []
     for _ in range(epochs):
@@ -115,15 +124,15 @@ def fit(component: RelationModel, data: Featurized, epochs: int, batch_size: int
     return losses
 
 
-def new_component(settings: dict[str, Any], between_words: list[str],
+def new_component(settings: dict[str, Any], between_words: list[str], head_words: list[str],
                   tensor_width: int) -> tuple[Language, RelationModel]:
-    """A blank pipeline holding an initialised relation component with the settings' classifier."""
+    """A blank pipeline holding an initialised relation component with the settings' classifiers."""
     nlp = spacy.blank("en")
-    config = {"model": {"@architectures": "paperkg.RelationClassifier.v1", "hidden_width": settings["hidden_width"],
-                        "dropout": settings["dropout"]}, "max_gap": settings["max_gap"],
-              "cue_types": list(settings.get("cue_types", []))}
+    config = {"model": {"@architectures": "paperkg.RelationEnsemble.v1", "members": settings["members"],
+                        "hidden_width": settings["hidden_width"], "dropout": settings["dropout"]},
+              "max_gap": settings["max_gap"], "cue_types": list(settings.get("cue_types", []))}
     component = cast(RelationModel, nlp.add_pipe(FACTORY, name=COMPONENT, config=config))
-    component.initialize(lambda: [], between_words=between_words, tensor_width=tensor_width)
+    component.initialize(lambda: [], between_words=between_words, head_words=head_words, tensor_width=tensor_width)
     return nlp, component
 
 
@@ -148,17 +157,21 @@ def train(benchmarks: Path, source_model: Path, out: Path, config: Path, seed: i
     records = load_records(benchmarks, settings["train_sources"], "train", limit)
     docs = gold_docs(pipeline, records, settings["negatives_from"])
     words = between_vocabulary(docs, settings["max_gap"], settings["between_words"])
-    nlp, component = new_component(settings, words, docs[0].tensor.shape[1])
+    nlp, component = new_component(settings, words, head_vocabulary(docs, settings["head_words"]),
+                                   docs[0].tensor.shape[1])
     data = featurize(component, docs, records)
-    losses = fit(component, data, settings["epochs"], settings["batch_size"], settings["learn_rate"],
-                 settings["positive_weight"], seed)
+    losses = [fit(member, data, settings["epochs"], settings["batch_size"], settings["learn_rate"],
+                  settings["positive_weight"], seed + i)[-1] for i, member in enumerate(component.model.layers)]
     dev = load_records(benchmarks, ["scier"], "dev", limit)
     component.cfg["thresholds"] = choose_thresholds(component, evaluation.process(pipeline, dev, False), dev,
                                                     settings["threshold_grid"])
+    component.cfg["precision"] = precision_table(component, evaluation.process(pipeline, dev, True), dev,
+                                                 settings["threshold_grid"])
     out.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(out)
-    figures = {"train_pairs": len(data.X), "train_relations": int(data.Y.sum()), "final_loss": round(losses[-1], 4),
-               "thresholds": component.cfg["thresholds"]}
+    figures = {"train_pairs": len(data.X), "train_relations": int(data.Y.sum()),
+               "final_loss": round(sum(losses) / len(losses), 4), "thresholds": component.cfg["thresholds"],
+               "precision": component.cfg["precision"]}
     pipeline.add_pipe(COMPONENT, source=nlp)
     for fmt, gold in (("scier", False), ("scier", True), ("scierc", False), ("scierc", True)):
         result = evaluation.run(pipeline, benchmarks / ("scier/dev.jsonl" if fmt == "scier" else "scierc/dev.json"),
@@ -203,3 +216,49 @@ def micro_thresholds(results: dict[float, dict[str, dict]], labels: Sequence[str
         for label in labels:
             chosen[label] = max(grid, key=lambda t: (round(micro({**chosen, label: t}), 6), t))
     return chosen
+
+
+def precision_table(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
+                    grid: Sequence[float]) -> dict[str, list[list[float]]]:
+    """Per type, from each threshold of `grid` up: the precision of the model's relations at least that probable
+    on the docs (gold mentions, processed without the component), counting one wrong relation more than seen
+    (a cautious estimate: ten dev papers hold few relations of some types), made non-decreasing by pooling
+    adjacent thresholds that break the order (weighted by how many relations each keeps); a threshold above
+    which no relation of the type is found takes the precision below it."""
+    from paperkg.extract.evaluate import relations as evaluation
+
+    predictions = component.predict(docs)
+    gold = {(key, evaluation.canonical(arc)) for key, arc in evaluation.gold_arcs(records)}
+    found: dict[str, list[tuple[float, bool]]] = {label: [] for label in LABELS}
+    for record, doc, (pairs, scores) in zip(records, docs, predictions):
+        entities = list(doc.spans["entities"])
+        for (a, b), row in zip(pairs, scores):
+            head, tail = entities[a], entities[b]
+            for k, label in enumerate(LABELS):
+                if relation_allowed(RelType(label), head.label_, tail.label_):
+                    arc = evaluation.canonical((head.start, head.end, tail.start, tail.end, RelType(label)))
+                    found[label].append((float(row[k]), (record.record.key, arc) in gold))
+    return {label: monotone_precision(found[label], grid) for label in LABELS}
+
+
+def monotone_precision(scored: Sequence[tuple[float, bool]], grid: Sequence[float]) -> list[list[float]]:
+    """[threshold, precision] for each threshold of `grid` (see precision_table); pool adjacent violators."""
+    blocks: list[list[float]] = []  # [hits, kept, number of thresholds] per pooled block
+    for threshold in grid:
+        kept = [right for score, right in scored if score >= threshold]
+        if kept:
+            blocks.append([float(sum(kept)), float(len(kept)), 1.0])
+        elif blocks:
+            blocks[-1][2] += 1
+        else:
+            blocks.append([0.0, 0.0, 1.0])
+        while len(blocks) > 1 and _ratio(blocks[-2]) > _ratio(blocks[-1]):
+            hits, kept_, count = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + hits, blocks[-1][1] + kept_, blocks[-1][2] + count]
+    values = [round(_ratio(block), 4) for block in blocks for _ in range(int(block[2]))]
+    return [[threshold, value] for threshold, value in zip(grid, values)]
+
+
+def _ratio(block: list[float]) -> float:
+    """Hits over kept plus one: a cautious precision, one wrong relation more than seen (few relations say little)."""
+    return block[0] / (block[1] + 1)

@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("graph-data").textContent);
+  var PAPER = data.paper_label;  // the papers' node label, from paperkg.core.schema.NodeLabel
   var body = document.body;
   var MAX_RESULTS = 12;
   var indexOf = new Map();
@@ -46,7 +47,7 @@
   function nodePasses(node) {
     if (!filters.types.has(node.kind)) return false;
     var papers = papersInYears(node);
-    return node.kind === "Paper" ? papers >= 1 : papers >= filters.minPapers && papers >= 1;
+    return node.kind === PAPER ? papers >= 1 : papers >= filters.minPapers && papers >= 1;
   }
   function edgePasses(edge) {
     return visible.has(edge.from) && visible.has(edge.to) &&
@@ -194,14 +195,14 @@
     var typeCounts = {}, relationCounts = {}, entities = 0, papers = 0;
     nodeView.forEach(function (node) {
       typeCounts[node.kind] = (typeCounts[node.kind] || 0) + 1;
-      if (node.kind === "Paper") papers += 1; else entities += 1;
+      if (node.kind === PAPER) papers += 1; else entities += 1;
     });
     edgeView.forEach(function (edge) {
       edge.kinds.forEach(function (kind) {
         if (filters.relations.has(kind)) relationCounts[kind] = (relationCounts[kind] || 0) + 1;
       });
     });
-    var drawnPapers = data.nodes.filter(function (n) { return n.kind === "Paper"; }).length;
+    var drawnPapers = data.nodes.filter(function (n) { return n.kind === PAPER; }).length;
     var parts = [];
     if (data.view === "papers") parts.push(number(papers) + " of " + plural(Math.max(data.paper_total, drawnPapers), "paper"));
     parts.push(number(entities) + " of " + plural(Math.max(data.entity_total, data.nodes.length - drawnPapers), "entity", "entities"));
@@ -336,7 +337,7 @@
     var parts = [heading(info.name, info.type)];
     if (!visible.has(node.id)) parts.push(element("p", "warning", "Hidden by the current filters."));
     if (info.acronym) parts.push(element("p", "expansion", info.acronym + " = " + info.long_form));
-    if (info.type !== "Paper") {
+    if (info.type !== PAPER) {
       var facts = [plural(info.papers, "paper"), plural(info.mentions, "mention")];
       if (info.mean_year) facts.push("mean year " + info.mean_year.toFixed(1));
       parts.push(element("p", "facts", facts.join(" · ")));
@@ -365,7 +366,7 @@
       parts.push(list);
     }
     if (info.evidence) { parts.push(element("h3", "", "Evidence")); parts.push(evidenceBlock(info.evidence)); }
-    if (info.paper_rows && info.type !== "Paper") {
+    if (info.paper_rows && info.type !== PAPER) {
       parts.push(element("h3", "", info.papers > info.paper_rows.length
         ? "Newest " + info.paper_rows.length + " of " + plural(info.papers, "paper") : "Papers"));
     }
@@ -434,6 +435,9 @@
       element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row[0]))]);
   }
   document.getElementById("close-panel").addEventListener("click", function () { panel.hidden = true; });
+  document.addEventListener("keydown", function (event) {  // Escape closes the panel (an open result list first)
+    if (event.key === "Escape" && !panel.hidden) panel.hidden = true;
+  });
   network.on("click", function (params) {
     if (params.nodes.length) nodePanel(indexOf.get(params.nodes[0]));
     else if (params.edges.length) edgePanel(params.edges[0]);
@@ -452,7 +456,7 @@
   var tooltip = document.getElementById("tooltip");
   network.on("hoverNode", function (params) {
     var info = data.panels[indexOf.get(params.node)];
-    tooltip.textContent = info.name + " · " + info.type + (info.type === "Paper" ? "" : " · " + plural(info.papers, "paper"));
+    tooltip.textContent = info.name + " · " + info.type + (info.type === PAPER ? "" : " · " + plural(info.papers, "paper"));
     tooltip.style.left = (params.pointer.DOM.x + 14) + "px";
     tooltip.style.top = (params.pointer.DOM.y + 14) + "px";
     tooltip.hidden = false;
@@ -512,7 +516,7 @@
       item.setAttribute("aria-selected", k === 0 ? "true" : "false");
       var info = hit.folded ? { name: data.folded[hit.index][0], type: data.folded[hit.index][1], papers: data.folded[hit.index][2] } : data.panels[hit.index];
       item.appendChild(element("span", "name", info.name + (info.acronym && info.acronym !== info.name ? " (" + info.acronym + ")" : "")));
-      item.appendChild(element("span", "meta", info.type + (info.type === "Paper" ? "" : " · " + plural(info.papers, "paper")) + (hit.folded ? " · folded" : "")));
+      item.appendChild(element("span", "meta", info.type + (info.type === PAPER ? "" : " · " + plural(info.papers, "paper")) + (hit.folded ? " · folded" : "")));
       item.addEventListener("mousedown", function (event) { event.preventDefault(); choose(hit); });
       results.appendChild(item);
     });
@@ -525,7 +529,7 @@
     var items = Array.prototype.slice.call(results.querySelectorAll("li[role=option]"));
     var at = items.findIndex(function (item) { return item.getAttribute("aria-selected") === "true"; });
     if (event.key === "Enter" && hits.length) { choose(hits[Math.max(at, 0)]); event.preventDefault(); }
-    else if (event.key === "Escape") { results.hidden = true; }
+    else if (event.key === "Escape" && !results.hidden) { results.hidden = true; event.stopPropagation(); }
     else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && items.length) {
       var next = (at + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
       items.forEach(function (item, k) { item.setAttribute("aria-selected", k === next ? "true" : "false"); });

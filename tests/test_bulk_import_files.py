@@ -1,0 +1,44 @@
+"""The CSV files of `push --bulk-import` (no server): typed headers, one type per column, values CSV cannot
+carry exactly left to Cypher with every relationship touching them, empty lists set afterwards."""
+from __future__ import annotations
+
+import csv
+
+from graph_fixtures import sample_graph
+from neo4j_fixtures import replicate
+
+from paperkg.cypher.bulk_import import ARRAY_DELIMITER, PENDING, write_import_files
+from paperkg.cypher.rows import graph_rows
+
+
+def test_import_files_type_every_column_and_leave_what_csv_cannot_carry_to_cypher(tmp_path):
+    graph = replicate(sample_graph(), 2)
+    papers = [node for node, data in graph.nodes(data=True) if data["label"] == "Paper"]
+    graph.nodes[papers[0]].update(title="two\nlines")
+    graph.nodes[papers[1]].update(authors=[], open_access=True, venue='say "hi"; bye')
+    rows = graph_rows(graph)
+    files = write_import_files(rows, tmp_path, push=7)
+
+    assert [row["key"] for row in files.leftover.nodes["Paper"]] == [papers[0]]
+    assert {row["source"] for group in files.leftover.rels.values() for row in group} == {papers[0]}
+    assert sum(map(len, files.leftover.rels.values())) == graph.out_degree(papers[0])
+    pending = {row["key"]: row["props"] for row in files.empty_lists["Paper"]}
+    assert pending[papers[1]]["authors"] == [] and len(pending[papers[1]]["paperkg_hash"]) == 24
+
+    written = {}
+    for argument in files.arguments:
+        kind, name_path = argument[2:].split("=", 1)
+        _, path = name_path.split("=", 1)
+        with open(path, encoding="utf8", newline="") as handle:
+            header, *lines = list(csv.reader(handle))
+        assert all(":" in column for column in header), header
+        assert all(len(line) == len(header) for line in lines)
+        for line in lines:
+            written[line[header.index("key:ID(Paper)")] if "key:ID(Paper)" in header else (kind, path, line[0])] = \
+                dict(zip(header, line))
+    second = written[papers[1]]
+    assert second["open_access:boolean"] == "true" and second["venue:string"] == 'say "hi"; bye'
+    assert second["paperkg_hash:string"] == PENDING and "authors:string[]" not in second
+    assert second["first_push:long"] == second["last_push:long"] == "7"
+    assert "authors" in second["paperkg_keys:string[]"].split(ARRAY_DELIMITER)
+    assert papers[0] not in written
