@@ -19,6 +19,7 @@ from thinc.api import Config
 # register them through the spacy_factories / spacy_tokenizers entry points).
 from . import (acronyms, candidates, entities, lexicon, relation_model, relations, sentences, span_ner,  # noqa: F401
                terms, tokenizer)
+from .blas import use_numpy_blas
 from .limits import DEFAULT_MODEL, MAX_TEXT_CHARS
 from .resources import DATA_DIR
 
@@ -94,4 +95,5 @@ def load_pipeline(path: Path | None = None, *, rules_only: bool = False) -> Lang
     else:
         nlp = assemble(None if rules_only else (path or DEFAULT_MODEL))
     nlp.max_length = MAX_TEXT_CHARS
+    use_numpy_blas(nlp)
     return nlp
