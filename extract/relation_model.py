@@ -29,7 +29,7 @@ from spacy.util import registry
 from thinc.api import Model, Relu, Sigmoid, chain
 from thinc.types import Floats2d
 
-from paperkg.core.schema import REL_ENDS, NodeLabel, Relation, RelType
+from paperkg.core.schema import REL_ENDS, SYMMETRIC_REL_TYPES, NodeLabel, Relation, RelType
 
 from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import register_extensions
@@ -40,6 +40,7 @@ NODE_INDEX = {label: i for i, label in enumerate(NODE_LABELS)}
 GAP_BUCKETS = (0, 1, 2, 3, 4, 5, 8, 12, 20)      # lower bounds of the token-gap buckets
 BETWEEN_BUCKETS = (0, 1, 2, 3)                   # mentions between the two: 0, 1, 2, 3+
 CONTEXT = 2                                      # tokens of context before and after the pair
+SYMMETRIC = numpy.array([RelType(kind) in SYMMETRIC_REL_TYPES for kind in LABELS])
 ALLOWED = {(h, t) for ends in REL_ENDS.values() for h, t in ends}
 ALLOWED_LABELS = {(h.value, t.value): numpy.array([(h, t) in REL_ENDS[RelType(kind)] for kind in LABELS])
                   for h, t in ALLOWED}
@@ -237,6 +238,25 @@ def feature_width(tensor_width: int, vocab_size: int, head_vocab_size: int = 0) 
     return dense_width(tensor_width) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * vocab_size + 2 * head_vocab_size
 
 
+def one_direction(pairs: Sequence[Pair], scores: numpy.ndarray) -> numpy.ndarray:
+    """The scores with each type kept for one direction of a pair of mentions, the more probable (ties: the first
+    in order): an asymmetric type cannot hold both ways, and a symmetric one (COMPARED_WITH, SYNONYM_OF) holds with
+    the mean of its two directions' probabilities (the classifier reads each order on its own)."""
+    index = {pair: i for i, pair in enumerate(pairs)}
+    forward = numpy.array([i for i, (a, b) in enumerate(pairs) if index.get((b, a), -1) > i], dtype="i8")
+    if not len(forward):
+        return scores
+    backward = numpy.array([index[(pairs[i][1], pairs[i][0])] for i in forward], dtype="i8")
+    out = scores.copy()
+    first, second = scores[forward], scores[backward]
+    out[forward] = numpy.where(first >= second, first, 0)
+    out[backward] = numpy.where(first >= second, 0, second)
+    mean = (first[:, SYMMETRIC] + second[:, SYMMETRIC]) / 2
+    out[forward[:, None], SYMMETRIC] = numpy.where(first[:, SYMMETRIC] >= second[:, SYMMETRIC], mean, 0)
+    out[backward[:, None], SYMMETRIC] = numpy.where(first[:, SYMMETRIC] >= second[:, SYMMETRIC], 0, mean)
+    return out
+
+
 def acronym_synonyms(doc: Doc, entities: Sequence[Span], confidence: float) -> list[Relation]:
     """SYNONYM_OF from the doc's acronym definitions whose short and long form are both mentions."""
     index = {(e.start, e.end): i for i, e in enumerate(entities)}
@@ -305,7 +325,7 @@ class RelationModel(TrainablePipe):
         scores = self.score(stack_features(parts))
         out, at = [], 0
         for pairs, _ in featurized:
-            out.append((pairs, scores[at:at + len(pairs)]))
+            out.append((pairs, one_direction(pairs, scores[at:at + len(pairs)])))
             at += len(pairs)
         return out
 

@@ -9,9 +9,9 @@ from spacy.tokens import Doc, Span
 
 from paperkg.api import load_pipeline
 from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
-from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, acronym_synonyms, candidate_pairs,
-                                            dense_width, feature_width, hashed, pair_features,
-                                            sentence_starts)
+from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, LABELS, acronym_synonyms,
+                                            candidate_pairs, dense_width, feature_width, hashed, one_direction,
+                                            pair_features, sentence_starts)
 from paperkg.extract.training.relations import monotone_precision
 
 from cli_helpers import CORPUS
@@ -122,3 +122,34 @@ def test_scoring_from_the_set_columns_gives_what_the_model_gives_on_the_full_row
     rows = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
                                        len(component.cfg["head_words"])))
     assert pairs and numpy.allclose(component.score(features), component.model.predict(rows), atol=1e-5)
+
+
+def test_a_type_holds_one_way_round_and_a_symmetric_one_with_the_mean_of_both_directions():
+    used, compared = LABELS.index("USED_FOR"), LABELS.index("COMPARED_WITH")
+    scores = numpy.zeros((3, len(LABELS)), dtype="f")
+    scores[0, [used, compared]] = 0.9, 0.8      # (0, 1)
+    scores[1, [used, compared]] = 0.6, 0.4      # (1, 0)
+    scores[2, [used, compared]] = 0.7, 0.3      # (0, 2): its reverse is no candidate
+    out = one_direction([(0, 1), (1, 0), (0, 2)], scores)
+    assert out[0, used] == pytest.approx(0.9) and out[1, used] == 0          # the more probable direction only
+    assert out[0, compared] == pytest.approx(0.6) and out[1, compared] == 0  # symmetric: the mean, written once
+    assert list(out[2]) == list(scores[2])
+
+
+def test_a_symmetric_gold_relation_is_a_positive_both_ways_round_in_training(nlp):
+    from paperkg.extract.evaluate.benchmarks import Record
+    from paperkg.extract.evaluate.relation_benchmarks import RelationRecord
+    from paperkg.extract.training.relations import featurize
+
+    words = ["BERT", "beats", "ELMo", "for", "parsing", "."]
+    doc = nlp.get_pipe("tok2vec")(Doc(nlp.vocab, words=words, sent_starts=[True] + [False] * 5))
+    doc.spans["entities"] = [Span(doc, 0, 1, label="Method"), Span(doc, 2, 3, label="Method"),
+                             Span(doc, 4, 5, label="Task")]
+    record = Record("scier", "k", words, [True] * 6, [True] + [False] * 5,
+                    [(0, 1, "Method"), (2, 3, "Method"), (4, 5, "Task")])
+    gold = [(0, 1, 2, 3, RelType.COMPARED_WITH), (0, 1, 4, 5, RelType.USED_FOR)]
+    data = featurize(nlp.get_pipe("relation_model"), [doc], [RelationRecord(record, [], gold)])
+    pairs = candidate_pairs(doc, list(doc.spans["entities"]), 30)
+    compared, used = LABELS.index("COMPARED_WITH"), LABELS.index("USED_FOR")
+    assert data.Y[pairs.index((0, 1)), compared] == 1 and data.Y[pairs.index((1, 0)), compared] == 1
+    assert data.Y[pairs.index((0, 2)), used] == 1 and data.Y[:, used].sum() == 1

@@ -43,7 +43,8 @@ def canonical(arc: Arc) -> Arc:
     return (*min((h0, h1), (t0, t1)), *max((h0, h1), (t0, t1)), kind) if kind in SYMMETRIC_REL_TYPES else arc
 
 
-def _overlaps(a: Arc, b: Arc) -> bool:
+def overlapping(a: Arc, b: Arc) -> bool:
+    """Whether two arcs have the same type and each argument overlapping (either way round for a symmetric type)."""
     def both(x: Arc, y: Arc) -> bool:
         return x[0] < y[1] and y[0] < x[1] and x[2] < y[3] and y[2] < x[3]
     if a[4] != b[4]:
@@ -64,8 +65,8 @@ def score(gold: Iterable[Keyed], predicted: Iterable[Keyed], labels: Sequence[Re
     pred_by_key: dict[str, list[Arc]] = {}
     for key, arc in predicted:
         pred_by_key.setdefault(key, []).append(arc)
-    p_found = sum(any(_overlaps(arc, g) for g in by_key.get(key, ())) for key, arc in predicted)
-    r_found = sum(any(_overlaps(arc, p) for p in pred_by_key.get(key, ())) for key, arc in gold)
+    p_found = sum(any(overlapping(arc, g) for g in by_key.get(key, ())) for key, arc in predicted)
+    r_found = sum(any(overlapping(arc, p) for p in pred_by_key.get(key, ())) for key, arc in gold)
     p = p_found / len(predicted) if predicted else 0.0
     r = r_found / len(gold) if gold else 0.0
     return {"labels": [kind.value for kind in labels], "exact": prf(len(hits), len(predicted), len(gold)),

@@ -51,7 +51,8 @@ DESCRIPTION = (
     "trained on SciERC only, with its own tok2vec. relation_model (factory paperkg_relation_model) writes typed "
     "relations between the entity mentions of a sentence (doc._.paperkg_relations), the mean of three "
     "classifiers on the types tok2vec's output trained on SciER + SciERC relations, thresholds per type tuned on "
-    "SciER dev, confidence its type's SciER dev precision. Built by "
+    "SciER dev, confidence the lower of its type's SciER dev precision with gold mentions and end to end "
+    "(overlapping arguments). Built by "
     "`paperkg train`. (The shared abstracts, rows "
     "licensed CC BY 4.0 or CC0 only, are a source of paperkg's pipeline data, the termhood table "
     "extract/data/corpus_df.tsv.gz built by extract/training/corpus_stats.py, not of these weights.)")

@@ -22,7 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from thinc.api import Adam, Model, fix_random_seed
 
-from paperkg.core.schema import RelType, relation_allowed
+from paperkg.core.schema import SYMMETRIC_REL_TYPES, RelType, relation_allowed
 from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
 from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, feature_width
 
@@ -88,9 +88,10 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
             continue
         X = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
                                         len(component.cfg["head_words"])))
-        gold: dict[tuple[int, int, int, int], set[str]] = {(h0, h1, t0, t1): set() for h0, h1, t0, t1, _ in r.relations}
-        for h0, h1, t0, t1, kind in r.relations:
-            gold[(h0, h1, t0, t1)].add(kind.value)
+        gold: dict[tuple[int, int, int, int], set[str]] = {}
+        for h0, h1, t0, t1, kind in r.relations:  # a symmetric type holds both ways round: neither is a negative
+            for key in ((h0, h1, t0, t1), (t0, t1, h0, h1)) if kind in SYMMETRIC_REL_TYPES else ((h0, h1, t0, t1),):
+                gold.setdefault(key, set()).add(kind.value)
         Y = numpy.zeros((len(pairs), len(LABELS)), dtype="f")
         for row, (a, b) in zip(Y, pairs):
             for label in gold.get((entities[a].start, entities[a].end, entities[b].start, entities[b].end), ()):
@@ -163,9 +164,9 @@ def train(benchmarks: Path, source_model: Path, out: Path, config: Path, seed: i
     losses = [fit(member, data, settings["epochs"], settings["batch_size"], settings["learn_rate"],
                   settings["positive_weight"], seed + i)[-1] for i, member in enumerate(component.model.layers)]
     dev = load_records(benchmarks, ["scier"], "dev", limit)
-    component.cfg["thresholds"] = choose_thresholds(component, evaluation.process(pipeline, dev, False), dev,
-                                                    settings["threshold_grid"])
-    component.cfg["precision"] = precision_table(component, evaluation.process(pipeline, dev, True), dev,
+    end_to_end = evaluation.process(pipeline, dev, False)
+    component.cfg["thresholds"] = choose_thresholds(component, end_to_end, dev, settings["threshold_grid"])
+    component.cfg["precision"] = precision_table(component, evaluation.process(pipeline, dev, True), end_to_end, dev,
                                                  settings["threshold_grid"])
     out.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(out)
@@ -218,27 +219,44 @@ def micro_thresholds(results: dict[float, dict[str, dict]], labels: Sequence[str
     return chosen
 
 
-def precision_table(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
-                    grid: Sequence[float]) -> dict[str, list[list[float]]]:
-    """Per type, from each threshold of `grid` up: the precision of the model's relations at least that probable
-    on the docs (gold mentions, processed without the component), counting one wrong relation more than seen
-    (a cautious estimate: ten dev papers hold few relations of some types), made non-decreasing by pooling
-    adjacent thresholds that break the order (weighted by how many relations each keeps); a threshold above
-    which no relation of the type is found takes the precision below it."""
+def precision_table(component: RelationModel, gold_docs: list[Doc], end_to_end: list[Doc],
+                    records: Sequence[RelationRecord], grid: Sequence[float]) -> dict[str, list[list[float]]]:
+    """Per type, from each threshold of `grid` up: how many of the model's relations at least that probable are
+    right on dev, the lower of two measures: with the gold mentions, arguments exact (`gold_docs`), and end to end,
+    each argument overlapping the gold one's (`end_to_end`: the pipeline's own mentions; a reader judges the
+    relation, not the exact span, but the mentions are what the graph is built from). Both docs are processed
+    without the component; each measure counts one wrong relation more than seen and is made non-decreasing
+    (monotone_precision)."""
+    exact = scored_relations(component, gold_docs, records, overlap=False)
+    overlap = scored_relations(component, end_to_end, records, overlap=True)
+    return {label: [[threshold, min(a, b)] for (threshold, a), (_, b) in
+                    zip(monotone_precision(exact[label], grid), monotone_precision(overlap[label], grid))]
+            for label in LABELS}
+
+
+def scored_relations(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
+                     overlap: bool) -> dict[str, list[tuple[float, bool]]]:
+    """Per type, (probability, right) of every candidate pair whose labels the type allows: right when a gold
+    relation of the type has the same arguments or, with `overlap`, arguments overlapping them."""
     from paperkg.extract.evaluate import relations as evaluation
 
-    predictions = component.predict(docs)
-    gold = {(key, evaluation.canonical(arc)) for key, arc in evaluation.gold_arcs(records)}
+    gold = evaluation.gold_arcs(records)
+    exact = {(key, evaluation.canonical(arc)) for key, arc in gold}
+    by_key: dict[str, list] = {}
+    for key, arc in gold:
+        by_key.setdefault(key, []).append(arc)
     found: dict[str, list[tuple[float, bool]]] = {label: [] for label in LABELS}
-    for record, doc, (pairs, scores) in zip(records, docs, predictions):
+    for record, doc, (pairs, scores) in zip(records, docs, component.predict(docs)):
         entities = list(doc.spans["entities"])
         for (a, b), row in zip(pairs, scores):
             head, tail = entities[a], entities[b]
             for k, label in enumerate(LABELS):
                 if relation_allowed(RelType(label), head.label_, tail.label_):
                     arc = evaluation.canonical((head.start, head.end, tail.start, tail.end, RelType(label)))
-                    found[label].append((float(row[k]), (record.record.key, arc) in gold))
-    return {label: monotone_precision(found[label], grid) for label in LABELS}
+                    right = (any(evaluation.overlapping(arc, other) for other in by_key.get(record.record.key, ()))
+                             if overlap else (record.record.key, arc) in exact)
+                    found[label].append((float(row[k]), right))
+    return found
 
 
 def monotone_precision(scored: Sequence[tuple[float, bool]], grid: Sequence[float]) -> list[list[float]]:
