@@ -13,7 +13,7 @@ import os
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
@@ -93,6 +93,15 @@ def run_cypher(target: Neo4jTarget, text: str, **params) -> list[dict]:
             return [record.data() for record in session.run(text, params)]
 
 
+def run_query(target: Neo4jTarget, query_name: str, /, **overrides: Any) -> list[dict[str, Any]]:
+    """Rows of the library's named query with its defaults, overridden by `overrides` (given as text)."""
+    from paperkg.cypher.library import load_query
+    from paperkg.cypher.runner import run_named_query
+
+    query = load_query(query_name)
+    return run_named_query(query, target, query.parameters({k: str(v) for k, v in overrides.items()}))
+
+
 def empty_database(target: Neo4jTarget) -> None:
     """Delete every node, unless the database holds labels other than paperkg's and the tests'."""
     from paperkg.cypher.rows import NODE_LABELS
@@ -112,6 +121,11 @@ def clean_neo4j(neo4j_target: Neo4jTarget) -> Neo4jTarget:
     """The server with an empty database (paperkg's schema may stay)."""
     empty_database(neo4j_target)
     return neo4j_target
+
+
+def linked(graph: nx.MultiDiGraph, source: str, *types: str) -> set[str]:
+    """Targets of `source`'s edges of the given types."""
+    return {target for _, target, key in graph.out_edges(source, keys=True) if key in types}
 
 
 def without_paper(graph: nx.MultiDiGraph, paper: str) -> nx.MultiDiGraph:

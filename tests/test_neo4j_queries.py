@@ -5,17 +5,15 @@ from the abstracts (FLeRM, ResGen) that any correct build keeps.
 """
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
-from typing import Any
 
 import networkx as nx
 import pytest
-from neo4j_fixtures import empty_database, without_paper
+import test_neo4j_relation_queries
+from neo4j_fixtures import empty_database, linked, run_query as run, without_paper
 
-from paperkg.cypher.library import list_queries, load_query
+from paperkg.cypher.library import list_queries
 from paperkg.graph.exports import read_json
-from paperkg.cypher.runner import run_named_query
 from paperkg.cypher.writer import Neo4jTarget, push_graph
 
 pytestmark = pytest.mark.neo4j
@@ -32,12 +30,6 @@ def icml(neo4j_target: Neo4jTarget, built) -> nx.MultiDiGraph:
     return graph
 
 
-def run(target: Neo4jTarget, query_name: str, /, **overrides: Any) -> list[dict[str, Any]]:
-    """Rows of the named query with its defaults, overridden by `overrides` (given as text)."""
-    query = load_query(query_name)
-    return run_named_query(query, target, query.parameters({k: str(v) for k, v in overrides.items()}))
-
-
 def paper_with(graph: nx.MultiDiGraph, text: str) -> str:
     """The node id of the one paper whose abstract contains `text`."""
     [paper] = [n for n, d in graph.nodes(data=True) if d["label"] == "Paper" and text in d["abstract"]]
@@ -51,13 +43,9 @@ def entity(graph: nx.MultiDiGraph, label: str, text: str) -> str:
     return node
 
 
-def linked(graph: nx.MultiDiGraph, source: str, *types: str) -> set[str]:
-    """Targets of `source`'s edges of the given types."""
-    return {target for _, target, key in graph.out_edges(source, keys=True) if key in types}
-
-
 def test_every_query_has_a_test_here():
-    assert {f"test_{query.name}" for query in list_queries()} <= set(globals())
+    tests = set(globals()) | set(vars(test_neo4j_relation_queries))
+    assert {f"test_{query.name}" for query in list_queries()} <= tests
 
 
 def test_acronym(neo4j_target, icml):
@@ -132,59 +120,6 @@ def test_method_neighbourhood(neo4j_target, icml):
     expected = {icml.nodes[n]["name"] for n in nx.all_neighbors(icml, resgen)}
     assert {row["neighbour"] for row in rows} == expected
     assert icml.nodes[paper_with(icml, "ResGen")]["name"] in expected  # the paper that proposes it
-
-
-def _typed(graph: nx.MultiDiGraph, kind: str) -> list[tuple[str, str, dict]]:
-    """(source, target, attributes) of the entity-entity edges of one type."""
-    return [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == kind]
-
-
-def _most_linked(graph: nx.MultiDiGraph, ends: list[str]) -> str:
-    """The node at the most of these edge ends whose name no other node shares (so a lookup by name is exact)."""
-    names = Counter(d["name"].lower() for _, d in graph.nodes(data=True))
-    counts = Counter(n for n in ends if names[graph.nodes[n]["name"].lower()] == 1)
-    assert counts, "the example build has no such relation"
-    return max(sorted(counts), key=counts.__getitem__)
-
-
-def test_methods_for_task(neo4j_target, icml):
-    uses = [(m, t, d) for m, t, d in _typed(icml, "USED_FOR") if icml.nodes[t]["label"] == "Task"]
-    task = _most_linked(icml, [t for _, t, _ in uses])
-    expected = {(icml.nodes[m]["name"], d["papers"]) for m, t, d in uses if t == task}
-    rows = run(neo4j_target, "methods_for_task", task=icml.nodes[task]["name"])
-    assert {(row["method"], row["papers"]) for row in rows} == expected
-    assert all(row["sentence"] and row["paper"] for row in rows)
-    assert [row["papers"] for row in rows] == sorted((row["papers"] for row in rows), reverse=True)
-
-
-def test_benchmarks_for_task(neo4j_target, icml):
-    by_task: dict[str, set[str]] = {}
-    for d, t, _ in _typed(icml, "BENCHMARK_FOR"):
-        by_task.setdefault(t, set()).add(d)
-    for m, t, _ in _typed(icml, "USED_FOR"):
-        by_task.setdefault(t, set()).update(linked(icml, m, "EVALUATED_ON"))
-    task = _most_linked(icml, [t for t, datasets in by_task.items() for _ in datasets
-                               if icml.nodes[t]["label"] == "Task"])
-    rows = run(neo4j_target, "benchmarks_for_task", task=icml.nodes[task]["name"])
-    assert {row["dataset"] for row in rows} == {icml.nodes[d]["name"] for d in by_task[task]}
-    assert all(row["via"] and row["sentence"] for row in rows)
-
-
-def test_compared_with(neo4j_target, icml):
-    pairs = _typed(icml, "COMPARED_WITH")
-    method = _most_linked(icml, [n for u, v, _ in pairs for n in (u, v)])
-    expected = {(icml.nodes[v if u == method else u]["name"], d["papers"]) for u, v, d in pairs if method in (u, v)}
-    rows = run(neo4j_target, "compared_with", method=icml.nodes[method]["name"])
-    assert {(row["compared_with"], row["papers"]) for row in rows} == expected
-
-
-def test_parts_and_kinds(neo4j_target, icml):
-    edges = [(u, v, k, d) for k in ("PART_OF", "IS_A", "SUBTASK_OF") for u, v, d in _typed(icml, k)]
-    entity = _most_linked(icml, [n for u, v, _, _ in edges for n in (u, v)])
-    expected = {(k, "out" if u == entity else "in", icml.nodes[v if u == entity else u]["name"])
-                for u, v, k, _ in edges if entity in (u, v)}
-    rows = run(neo4j_target, "parts_and_kinds", name=icml.nodes[entity]["name"])
-    assert {(row["relation"], row["direction"], row["other"]) for row in rows} == expected
 
 
 def test_methods_sharing_datasets(neo4j_target, icml):
