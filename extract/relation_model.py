@@ -138,6 +138,20 @@ def hashed(words: Sequence[str]) -> dict[int, int]:
     return {hash_string(word): i for i, word in enumerate(words)}
 
 
+class _Bounds(NamedTuple):
+    """Token bounds of each candidate pair (arrays, one entry per pair): between the two mentions (left, right),
+    around both (first, last), their sentence, and where the head and the tail end."""
+
+    left: numpy.ndarray
+    right: numpy.ndarray
+    first: numpy.ndarray
+    last: numpy.ndarray
+    sent_start: numpy.ndarray
+    sent_end: numpy.ndarray
+    h_end: numpy.ndarray
+    t_end: numpy.ndarray
+
+
 def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[int, int],
                   starts: Sequence[int], head_vocab: dict[int, int] | None = None) -> PairFeatures:
     """The features of the pairs (layout: `feature_width`): the tok2vec vectors of the head, the tail, the words
@@ -147,38 +161,53 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     between and the words just before and after the pair; the last words of head and tail over `head_vocab`
     (both vocabularies `hashed`).
     Computed for all pairs at once from running sums (means) and a sparse table (maxima) of doc.tensor."""
-    head_vocab = head_vocab or {}
     if not pairs:
         empty = numpy.zeros(0, dtype="i8")
         return PairFeatures(numpy.zeros((0, 0), dtype="f"), empty, empty)
     tensor = doc.tensor
     if tensor.ndim != 2 or tensor.shape[0] != len(doc):
         raise ValueError("relation_model reads doc.tensor: the pipeline's tok2vec must run before it.")
-    width, n = tensor.shape[1], len(pairs)
-    sums = numpy.zeros((len(doc) + 1, width), dtype="f8")
-    numpy.cumsum(tensor, axis=0, out=sums[1:])
     spans = numpy.array([(e.start, e.end, NODE_INDEX.get(e.label_, -1)) for e in entities], dtype="i8")
     index = numpy.array(pairs, dtype="i8")
     (h_start, h_end, h_label), (t_start, t_end, t_label) = spans[index[:, 0]].T, spans[index[:, 1]].T
-    left, right = numpy.minimum(h_end, t_end), numpy.maximum(h_start, t_start)
     first, last = numpy.minimum(h_start, t_start), numpy.maximum(h_end, t_end)
-    bounds = numpy.array([*starts, len(doc)], dtype="i8")
-    sentence = numpy.searchsorted(bounds, first, side="right") - 1
-    sent_start, sent_end = bounds[sentence], bounds[sentence + 1]
-    before, after = numpy.maximum(sent_start, first - CONTEXT), numpy.minimum(sent_end, last + CONTEXT)
-    head, tail = _mean(sums, h_start, h_end), _mean(sums, t_start, t_end)
-    labels = numpy.zeros((n, 9))
-    every = numpy.arange(n)
+    sentence_bounds = numpy.array([*starts, len(doc)], dtype="i8")
+    sentence = numpy.searchsorted(sentence_bounds, first, side="right") - 1
+    bounds = _Bounds(numpy.minimum(h_end, t_end), numpy.maximum(h_start, t_start), first, last,
+                     sentence_bounds[sentence], sentence_bounds[sentence + 1], h_end, t_end)
+    labels = numpy.zeros((len(pairs), 9))
+    every = numpy.arange(len(pairs))
     labels[every, h_label] = 1
     labels[every, 4 + t_label] = 1
     labels[:, 8] = h_start < t_start
-    dense = numpy.hstack([head, tail, _mean(sums, left, right), _range_max(tensor, left, right),
-                          _mean(sums, before, first), _mean(sums, last, after), tensor[h_end - 1], tensor[t_end - 1],
-                          head * tail, labels]).astype("f")
+    dense = numpy.hstack([*_vectors(tensor, bounds, h_start, t_start), labels]).astype("f")
+    rows, columns = _one_hot(doc, numpy.sort(spans[:, 0]), bounds, vocab, head_vocab or {})
+    return PairFeatures(dense, rows, columns)
+
+
+def _vectors(tensor: numpy.ndarray, bounds: _Bounds, h_start: numpy.ndarray,
+             t_start: numpy.ndarray) -> list[numpy.ndarray]:
+    """The pairs' dense tok2vec blocks: head, tail, between (mean, max), context before and after, the two
+    mentions' last tokens and the product of the head and tail means."""
+    sums = numpy.zeros((len(tensor) + 1, tensor.shape[1]), dtype="f8")
+    numpy.cumsum(tensor, axis=0, out=sums[1:])
+    left, right, first, last = bounds.left, bounds.right, bounds.first, bounds.last
+    before = numpy.maximum(bounds.sent_start, first - CONTEXT)
+    after = numpy.minimum(bounds.sent_end, last + CONTEXT)
+    head, tail = _mean(sums, h_start, bounds.h_end), _mean(sums, t_start, bounds.t_end)
+    return [head, tail, _mean(sums, left, right), _range_max(tensor, left, right), _mean(sums, before, first),
+            _mean(sums, last, after), tensor[bounds.h_end - 1], tensor[bounds.t_end - 1], head * tail]
+
+
+def _one_hot(doc: Doc, mention_starts: numpy.ndarray, bounds: _Bounds, vocab: dict[int, int],
+             head_vocab: dict[int, int]) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """(rows, columns) of the pairs' one-hot features after the dense ones: gap and mentions-between buckets,
+    the between-words bag, the words at the pair's edges, the head's and the tail's last words."""
+    left, right, first, last = bounds.left, bounds.right, bounds.first, bounds.last
+    every = numpy.arange(len(left))
     lower = doc.to_array(LOWER).tolist()
     columns = numpy.array([vocab.get(key, -1) for key in lower] + [-1], dtype="i8")
     heads = numpy.array([head_vocab.get(key, -1) for key in lower] + [-1], dtype="i8")
-    mention_starts = numpy.sort(spans[:, 0])
     between = numpy.searchsorted(mention_starts, right) - numpy.searchsorted(mention_starts, left)
     hot = [(every, numpy.searchsorted(GAP_BUCKETS, right - left, side="right") - 1),
            (every, len(GAP_BUCKETS) + numpy.minimum(between, len(BETWEEN_BUCKETS) - 1))]
@@ -190,12 +219,13 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     hot.append((bag_rows, at + bag_columns))
     at += len(vocab)
     has_between = right > left
-    edges = ((left, has_between), (right - 1, has_between), (first - 1, first > sent_start), (last, last < sent_end))
+    edges = ((left, has_between), (right - 1, has_between), (first - 1, first > bounds.sent_start),
+             (last, last < bounds.sent_end))
     for offset, (position, valid) in enumerate(edges):
         hot.append(_set(numpy.where(valid, columns[position], -1), at + offset * len(vocab)))
     at += 4 * len(vocab)
-    hot += [_set(heads[h_end - 1], at), _set(heads[t_end - 1], at + len(head_vocab))]
-    return PairFeatures(dense, numpy.concatenate([r for r, _ in hot]), numpy.concatenate([c for _, c in hot]))
+    hot += [_set(heads[bounds.h_end - 1], at), _set(heads[bounds.t_end - 1], at + len(head_vocab))]
+    return numpy.concatenate([r for r, _ in hot]), numpy.concatenate([c for _, c in hot])
 
 
 def _set(columns: numpy.ndarray, at: int) -> tuple[numpy.ndarray, numpy.ndarray]:
