@@ -102,6 +102,24 @@ def run_query(target: Neo4jTarget, query_name: str, /, **overrides: Any) -> list
     return run_named_query(query, target, query.parameters({k: str(v) for k, v in overrides.items()}))
 
 
+def server_graph(target: Neo4jTarget, unordered: tuple[str, ...] = ()) -> tuple[list, list]:
+    """Every paperkg node and relationship with its properties, sorted (the push stamps first_push and last_push
+    aside; the list properties named in `unordered` compared as sets)."""
+    from paperkg.cypher.rows import NODE_LABELS
+
+    labels = "|".join(NODE_LABELS)
+    nodes = run_cypher(target, f"MATCH (n:{labels}) RETURN labels(n) AS labels, properties(n) AS props")
+    rels = run_cypher(target, f"MATCH (s:{labels})-[r]->(t) "
+                              "RETURN type(r) AS type, s.key AS source, t.key AS target, properties(r) AS props")
+
+    def plain(props: dict) -> list:
+        return sorted((name, sorted(value) if name in unordered else value)
+                      for name, value in props.items() if name not in ("first_push", "last_push"))
+
+    return (sorted((row["labels"], plain(row["props"])) for row in nodes),
+            sorted((row["type"], row["source"], row["target"], plain(row["props"])) for row in rels))
+
+
 def empty_database(target: Neo4jTarget) -> None:
     """Delete every node, unless the database holds labels other than paperkg's and the tests'."""
     from paperkg.cypher.rows import NODE_LABELS

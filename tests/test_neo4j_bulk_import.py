@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from graph_fixtures import sample_graph
-from neo4j_fixtures import ROOT, empty_database, replicate, run_cypher
+from neo4j_fixtures import empty_database, replicate, ROOT, run_cypher, server_graph
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.cypher.bulk_import import ARRAY_DELIMITER, LocalServer
@@ -19,7 +19,6 @@ from paperkg.graph.exports import write_json
 pytestmark = pytest.mark.neo4j
 
 HOME = Path(os.environ.get("PAPERKG_NEO4J_HOME", ROOT / ".neo4j"))
-STAMPS = ("first_push", "last_push")
 
 
 @pytest.fixture
@@ -41,31 +40,16 @@ def awkward_graph() -> nx.MultiDiGraph:
     return graph
 
 
-def server_graph(target: Neo4jTarget) -> tuple[list, list]:
-    """Every paperkg node and relationship with its properties (push stamps aside; paperkg_keys as a set)."""
-    nodes = run_cypher(target, "MATCH (n:Paper|Method|Task|Dataset|Metric) RETURN labels(n) AS labels, "
-                               "properties(n) AS props")
-    rels = run_cypher(target, "MATCH (s:Paper|Method|Task|Dataset|Metric)-[r]->(t) "
-                              "RETURN type(r) AS type, s.key AS source, t.key AS target, properties(r) AS props")
-
-    def plain(props: dict) -> list:
-        return sorted((name, sorted(value) if name == "paperkg_keys" else value)
-                      for name, value in props.items() if name not in STAMPS)
-
-    return (sorted((row["labels"], plain(row["props"])) for row in nodes),
-            sorted((row["type"], row["source"], row["target"], plain(row["props"])) for row in rels))
-
-
 def test_bulk_import_leaves_what_a_push_leaves_and_the_next_push_writes_nothing(local_home, clean_neo4j):
     graph = awkward_graph()
     pushed = push_graph(graph, clean_neo4j)
-    by_push = server_graph(clean_neo4j)
+    by_push = server_graph(clean_neo4j, unordered=("paperkg_keys",))
     empty_database(clean_neo4j)
 
     imported = push_graph(graph, clean_neo4j, bulk_import=local_home, source="bulk")
     assert imported.push == 1 and not imported.mismatches
     assert imported.rows_written == pushed.rows_written == graph.number_of_nodes() + graph.number_of_edges()
-    assert server_graph(clean_neo4j) == by_push
+    assert server_graph(clean_neo4j, unordered=("paperkg_keys",)) == by_push
     types = run_cypher(clean_neo4j, "MATCH (p:Paper) WHERE p.authors = [] RETURN DISTINCT valueType(p.authors) AS t")
     assert types == [{"t": "LIST<NOTHING> NOT NULL"}]
     stamps = run_cypher(clean_neo4j, "MATCH (n:Paper|Method|Task|Dataset|Metric)-[r]->() RETURN collect(DISTINCT "

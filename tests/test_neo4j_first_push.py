@@ -8,28 +8,13 @@ import logging
 import networkx as nx
 import pytest
 from graph_fixtures import FLERM_KEY, sample_graph
-from neo4j_fixtures import empty_database, replicate, run_cypher
+from neo4j_fixtures import empty_database, replicate, run_cypher, server_graph
 
-from paperkg.cypher.writer import Neo4jTarget, push_graph
+from paperkg.cypher.writer import push_graph
 
 pytestmark = pytest.mark.neo4j
 
-STAMPS = ("first_push", "last_push")
 CREATING = "no paperkg node on the server: creating the rows"
-
-
-def server_graph(target: Neo4jTarget) -> tuple[list, list]:
-    """Every paperkg node and relationship with its properties (push stamps aside), sorted."""
-    nodes = run_cypher(target, "MATCH (n:Paper|Method|Task|Dataset|Metric|Concept) "
-                               "RETURN labels(n) AS labels, properties(n) AS props")
-    rels = run_cypher(target, "MATCH (s:Paper|Method|Task|Dataset|Metric|Concept)-[r]->(t) "
-                              "RETURN type(r) AS type, s.key AS source, t.key AS target, properties(r) AS props")
-
-    def plain(props: dict) -> list:
-        return sorted((name, value) for name, value in props.items() if name not in STAMPS)
-
-    return (sorted((row["labels"], plain(row["props"])) for row in nodes),
-            sorted((row["type"], row["source"], row["target"], plain(row["props"])) for row in rels))
 
 
 def one_paper(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
