@@ -1,6 +1,7 @@
 """The blind relation rounds of issue 17: build the graph of a round's 30 abstracts (bench/data/relations_blind/
-for round 1, relations_blind2/ for round 2), list its typed entity-entity edges (with the sentence behind each)
-for judging by hand, and count which of the relations written down beforehand (expected.txt) the graph holds.
+for round 1, relations_blind2/ and relations_blind3/ for rounds 2 and 3), list its typed entity-entity edges (with
+the sentence behind each) for judging by hand, and count which of the relations written down beforehand
+(expected.txt) the graph holds.
 
     python bench/relations_blind.py [--round N | --data FOLDER] [--out judged.tsv] [--judged FILE]
 
@@ -61,7 +62,7 @@ def edges_by_abstract(graph: nx.MultiDiGraph, ids: list[str]) -> dict[int, list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--round", type=int, default=1, help="which blind round (default 1)")
+    which.add_argument("--round", type=int, default=1, help="which blind round: 1, 2 or 3 (default 1)")
     which.add_argument("--data", type=Path, help="a round's folder (sample.jsonl, expected.txt) instead of --round")
     parser.add_argument("--out", type=Path, help="write the edges for judging here (TSV)")
     parser.add_argument("--judged", type=Path, help="a judged TSV (verdict column y/n): print precision per type")

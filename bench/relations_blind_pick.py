@@ -1,12 +1,14 @@
 """Pick the abstracts of a new blind relation round (issue 17) from the shared corpus, deterministically.
 
     python bench/relations_blind_pick.py bench/data/relations_blind2 [--seed 2026120302] [--per-field 10]
+    python bench/relations_blind_pick.py bench/data/relations_blind3 --seed 2026120303
 
 Three fields of `../shared/corpus/abstracts/abstracts.jsonl.gz`, 80-190 words each: ACL Anthology papers
 under CC BY 4.0 from 2016 on, arXiv papers listed first in cs.CV, arXiv papers listed first in cs.AI or cs.GR.
-Left out so the round stays blind: every id of another round's sample.jsonl, every id written anywhere
-under tests/, and every abstract sharing text with the training or tuning data in `../shared/benchmarks/`
-(8-word shingles). Candidates are sorted by id and drawn with `random.Random(seed)`; writes sample.jsonl.
+Left out so the round stays blind: every id of another bench/data/relations_blind*/sample.jsonl (the other
+rounds and the relation-end dev set relations_blind_ends_dev/), every id written anywhere under tests/, and every
+abstract sharing text with the training or tuning data in `../shared/benchmarks/` (8-word shingles).
+Candidates are sorted by id and drawn with `random.Random(seed)`; writes sample.jsonl.
 """
 from __future__ import annotations
 
