@@ -18,7 +18,7 @@ from records import read_extractions
 
 from paperkg.cypher.library import load_query
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.graph.exports import read_json, write_json
+from paperkg.graph.exports import write_json
 from paperkg.cypher.runner import run_named_query
 from paperkg.cypher.writer import CountMismatch, Neo4jTarget, push_graph
 
