@@ -107,3 +107,13 @@ def every_relation(paper_id: str = "5eed5eed5eed5eed", **metadata: object) -> Ex
              Link("COMPARED_WITH", 4, 6), Link("BENCHMARK_FOR", 7, 8), Link("SUBTASK_OF", 9, 8),
              Link("EVALUATED_ON", 10, 11)]
     return paper(paper_id, EVERY_RELATION_ABSTRACT, terms, links, **metadata)
+
+
+QUOTED_NAME = 'A "quoted" \\ name'
+QUOTED_SENTENCE = f'{QUOTED_NAME} says "key": "x" here.'
+
+
+def quoted(paper_id: str, **metadata: object) -> Extraction:
+    """A paper naming a method with quotes and a backslash in a sentence that reads like JSON ('"key": "x"'):
+    text a streaming reader of graph.json must unescape, not match."""
+    return paper(paper_id, QUOTED_SENTENCE, [Term(QUOTED_NAME, "Method", source="cue", confidence=0.5)], **metadata)
