@@ -73,6 +73,6 @@ def test_no_graph_is_made_by_hand_outside_the_deliberate_cases() -> None:
     sources = {path.name: path.read_text(encoding="utf8") for path in TESTS.glob("*.py")}
     found = set().union(*(hand_made(text, name) for name, text in sources.items() if MAY_BUILD.search(text)))
     assert not found - DELIBERATE.keys(), (
-        "these tests make a graph by hand: build it with records.build from Extraction records (tests/records.py), "
-        "or, if it is deliberately one paperkg would never make, list it in DELIBERATE with the reason")
-    assert not DELIBERATE.keys() - found, "DELIBERATE lists cases that no longer make a graph by hand: remove them"
+        f"{sorted(found - DELIBERATE.keys())} make a graph by hand: build it with records.build from Extraction "
+        "records (tests/records.py), or if paperkg would never make it on purpose, list it in DELIBERATE with why")
+    assert not DELIBERATE.keys() - found, f"{sorted(DELIBERATE.keys() - found)} make no graph by hand: unlist them"
