@@ -35,7 +35,7 @@ from neo4j.exceptions import ServiceUnavailable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from neo4j_fixtures import empty_database, replicate  # noqa: E402
+from neo4j_fixtures import empty_database  # noqa: E402
 
 from paperkg.graph.exports import read_json  # noqa: E402
 from paperkg.cypher.rows import GraphRows, graph_counts, graph_rows  # noqa: E402
@@ -101,6 +101,30 @@ def corpus_graph(path: Path | None) -> nx.MultiDiGraph:
     import paperkg
 
     return paperkg.build_graph(paperkg.read_records(ROOT / "examples" / "icml2025"))
+
+
+def replicate(graph: nx.MultiDiGraph, copies: int) -> nx.MultiDiGraph:
+    """`copies` copies of the graph's papers, each with distinct paper ids; entities are shared.
+
+    Paper -> entity relationships multiply with the copies; entity -> entity ones stay, as in a larger
+    corpus that keeps finding the same methods and tasks. Node and edge attributes are copied as they are
+    (the tests' replicate builds copies of records instead; at a million relationships that is too slow).
+    """
+    big = nx.MultiDiGraph()
+    big.graph.update(graph.graph)
+    big.add_nodes_from((node, data) for node, data in graph.nodes(data=True) if data["label"] != "Paper")
+
+    def renamed(node: str, copy: int) -> str:
+        return f"{node}-{copy}" if graph.nodes[node]["label"] == "Paper" else node
+
+    for copy in range(copies):
+        for node, data in graph.nodes(data=True):
+            if data["label"] == "Paper":
+                big.add_node(renamed(node, copy), **{**data, "key": renamed(node, copy),
+                                                     "paper_id": f"{data['paper_id']}-{copy}"})
+        for source, target, key, data in graph.edges(keys=True, data=True):
+            big.add_edge(renamed(source, copy), renamed(target, copy), key=key, **data)
+    return big
 
 
 def naive_rels_per_second(target: Neo4jTarget, graph: nx.MultiDiGraph, sample: int) -> tuple[float, int]:

@@ -13,13 +13,14 @@ import os
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import pytest
 
 if TYPE_CHECKING:  # conftest imports this module: the driver and NetworkX load when a Neo4j test runs
     import networkx as nx
 
+    from paperkg.core.schema import Extraction
     from paperkg.cypher.writer import Neo4jTarget
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,26 +157,15 @@ def without_paper(graph: nx.MultiDiGraph, paper: str) -> nx.MultiDiGraph:
     return smaller
 
 
-def replicate(graph: nx.MultiDiGraph, copies: int) -> nx.MultiDiGraph:
-    """`copies` copies of the graph's papers, each with distinct paper ids; entities are shared.
+def replicate(records: Sequence[Extraction], copies: int) -> nx.MultiDiGraph:
+    """The builder's graph of `copies` copies of the records, copy n's papers under the ids '<id>-<n>'.
 
-    Paper -> entity relationships multiply with the copies; entity -> entity ones stay, as in
-    a larger corpus that keeps finding the same methods and tasks.
+    Entities are shared: paper -> entity relationships multiply with the copies, entity -> entity ones
+    gain count and evidence, as in a larger corpus that keeps finding the same methods and tasks.
     """
-    import networkx as nx
+    from dataclasses import replace
 
-    big = nx.MultiDiGraph()
-    big.graph.update(graph.graph)
-    big.add_nodes_from((node, data) for node, data in graph.nodes(data=True) if data["label"] != "Paper")
+    from records import build
 
-    def renamed(node: str, copy: int) -> str:
-        return f"{node}-{copy}" if graph.nodes[node]["label"] == "Paper" else node
-
-    for copy in range(copies):
-        for node, data in graph.nodes(data=True):
-            if data["label"] == "Paper":
-                big.add_node(renamed(node, copy), **{**data, "key": renamed(node, copy),
-                                                     "paper_id": f"{data['paper_id']}-{copy}"})
-        for source, target, key, data in graph.edges(keys=True, data=True):
-            big.add_edge(renamed(source, copy), renamed(target, copy), key=key, **data)
-    return big
+    return build(replace(record, paper=replace(record.paper, id=f"{record.paper.id}-{copy}"))
+                 for copy in range(copies) for record in records)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import networkx as nx
 
@@ -76,3 +77,43 @@ def build(records: Iterable[Extraction]) -> nx.MultiDiGraph:
     builder = GraphBuilder()
     builder.add_all(records)
     return builder.finalize()
+
+
+def read_extractions(path: Path) -> list[Extraction]:
+    """The records of an extractions.jsonl (a build's output folder holds one)."""
+    lines = path.read_text(encoding="utf8").splitlines()
+    return [Extraction.from_json(line, f"{path}:{number}") for number, line in enumerate(lines, 1) if line]
+
+
+EVERY_RELATION_ABSTRACT = (
+    "We propose FooNet, a kind of BarNet and part of BazNet, trained on QuxSet. "
+    "FooNet is used for question answering and compared with BarNet. "
+    "QuxSet is a benchmark for question answering, and multi-hop question answering is a subtask of it. "
+    "We evaluate FooNet on QuxSet by accuracy."
+)
+
+
+def every_relation(paper_id: str = "5eed5eed5eed5eed", **metadata: object) -> Extraction:
+    """A paper with an edge of every type the graph holds: the four roles and every entity-entity type
+    (SYNONYM_OF merges two names instead, so it makes no edge)."""
+    M, T, D = "Method", "Task", "Dataset"
+    terms = [Term("FooNet", M, "proposes"), Term("BarNet", M), Term("BazNet", M),                 # 0-2
+             Term("QuxSet", D), Term("FooNet", M, "proposes", nth=1),                            # 3-4
+             Term("question answering", T, "addresses"), Term("BarNet", M, nth=1),               # 5-6
+             Term("QuxSet", D, nth=1), Term("question answering", T, "addresses", nth=1),        # 7-8
+             Term("multi-hop question answering", T), Term("FooNet", M, "proposes", nth=2),      # 9-10
+             Term("QuxSet", D, "evaluates_on", nth=2), Term("accuracy", "Metric")]               # 11-12
+    links = [Link("IS_A", 0, 1), Link("PART_OF", 0, 2), Link("TRAINED_ON", 0, 3), Link("USED_FOR", 4, 5),
+             Link("COMPARED_WITH", 4, 6), Link("BENCHMARK_FOR", 7, 8), Link("SUBTASK_OF", 9, 8),
+             Link("EVALUATED_ON", 10, 11)]
+    return paper(paper_id, EVERY_RELATION_ABSTRACT, terms, links, **metadata)
+
+
+QUOTED_NAME = 'A "quoted" \\ name'
+QUOTED_SENTENCE = f'{QUOTED_NAME} says "key": "x" here.'
+
+
+def quoted(paper_id: str, **metadata: object) -> Extraction:
+    """A paper naming a method with quotes and a backslash in a sentence that reads like JSON ('"key": "x"'):
+    text a streaming reader of graph.json must unescape, not match."""
+    return paper(paper_id, QUOTED_SENTENCE, [Term(QUOTED_NAME, "Method", source="cue", confidence=0.5)], **metadata)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 
-from graph_fixtures import sample_graph
+from graph_fixtures import sample_records
 from neo4j_fixtures import replicate
 
 from paperkg.cypher.bulk_import import ARRAY_DELIMITER, PENDING, write_import_files
@@ -12,7 +12,7 @@ from paperkg.cypher.rows import graph_rows
 
 
 def test_import_files_type_every_column_and_leave_what_csv_cannot_carry_to_cypher(tmp_path):
-    graph = replicate(sample_graph(), 2)
+    graph = replicate(sample_records(), 2)
     papers = [node for node, data in graph.nodes(data=True) if data["label"] == "Paper"]
     graph.nodes[papers[0]].update(title="two\nlines")
     graph.nodes[papers[1]].update(authors=[], open_access=True, venue='say "hi"; bye')

@@ -8,7 +8,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
-from graph_fixtures import sample_graph
+from graph_fixtures import sample_graph, sample_records
 from neo4j_fixtures import empty_database, replicate, ROOT, run_cypher, server_graph
 
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -32,7 +32,7 @@ def local_home(clean_neo4j: Neo4jTarget) -> Path:
 def awkward_graph() -> nx.MultiDiGraph:
     """Three copies of the sample graph, with values CSV carries only with care or not at all: empty lists,
     an empty string, quotes, a semicolon, a line break, the array delimiter inside a list item, a boolean."""
-    graph = replicate(sample_graph(), 3)
+    graph = replicate(sample_records(), 3)
     papers = [node for node, data in graph.nodes(data=True) if data["label"] == "Paper"]
     graph.nodes[papers[0]].update(authors=[], title="", venue='a "quoted"; venue')
     graph.nodes[papers[1]].update(title="two\nlines", authors=["A. Author", "B. Author"])

@@ -7,7 +7,7 @@ import logging
 
 import networkx as nx
 import pytest
-from graph_fixtures import FLERM_KEY, sample_graph
+from graph_fixtures import FLERM_KEY, sample_graph, sample_records
 from neo4j_fixtures import empty_database, replicate, run_cypher, server_graph
 
 from paperkg.cypher.writer import push_graph
@@ -24,7 +24,7 @@ def one_paper(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 
 def test_first_push_creates_what_the_merge_push_leaves(clean_neo4j, caplog):
-    graph = replicate(sample_graph(), 3)
+    graph = replicate(sample_records(), 3)
     with caplog.at_level(logging.INFO, logger="paperkg.cypher.writer"):
         created = push_graph(graph, clean_neo4j, batch_size=7)
     assert CREATING in caplog.text

@@ -14,10 +14,11 @@ import pytest
 from cli_helpers import run_cli
 from graph_fixtures import FLERM_KEY, LLM_KEY, sample_graph
 from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
+from records import read_extractions
 
 from paperkg.cypher.library import load_query
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.graph.exports import read_json, write_json
+from paperkg.graph.exports import write_json
 from paperkg.cypher.runner import run_named_query
 from paperkg.cypher.writer import CountMismatch, Neo4jTarget, push_graph
 
@@ -142,7 +143,7 @@ def test_wrong_database_is_one_clear_error(neo4j_target):
 
 
 def test_push_killed_midway_is_completed_exactly_by_the_next_push(clean_neo4j, built, tmp_path):
-    graph = replicate(read_json(built / "graph.json"), 40)
+    graph = replicate(read_extractions(built / "extractions.jsonl"), 40)
     graph_file = tmp_path / "big.json"
     write_json(graph, graph_file)
     pusher = (

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from graph_fixtures import FLERM_KEY, LLM_KEY, SIRA_KEY, sample_graph
+from graph_fixtures import FLERM_KEY, GT_KEY, LLM_KEY, sample_graph
 
 from paperkg.cypher.library import list_queries, load_query, schema_statements
 from paperkg.core.errors import PaperkgError
@@ -34,12 +34,12 @@ def test_evidence_becomes_parallel_lists_of_one_type_each():
 
 
 def test_labels_and_types_outside_the_allow_list_are_refused():
-    graph = sample_graph()
-    graph.add_node("x", label="Method`) DETACH DELETE n //", key="x", name="x")
-    with pytest.raises(PaperkgError, match="paperkg pushes only"):
+    graph = sample_graph()  # a builder graph whose node label and edge type are then rewritten, as in a hostile file
+    graph.nodes[FLERM_KEY]["label"] = "Method`) DETACH DELETE n //"
+    with pytest.raises(PaperkgError, match="has label .*; paperkg pushes only"):
         graph_rows(graph)
     graph = sample_graph()
-    graph.add_edge(FLERM_KEY, SIRA_KEY, key="DROPS", type="DROPS")
+    graph.edges[FLERM_KEY, GT_KEY, "USED_FOR"]["type"] = "DROPS"
     with pytest.raises(PaperkgError, match="DROPS"):
         graph_rows(graph)
 

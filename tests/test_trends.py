@@ -10,7 +10,8 @@ import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from trends_fixtures import PER_YEAR, write_dated_corpus
-from view_fixtures import HOSTILE_ALIAS, hostile_graph
+from records import QUOTED_NAME, QUOTED_SENTENCE, build, quoted
+from view_fixtures import HOSTILE_ALIAS, dated_records, hostile_graph, hostile_record
 
 import paperkg
 from paperkg.graph.exports import read_graph, write_json
@@ -137,18 +138,14 @@ def test_pushed_entities_carry_first_year_and_strongest_burst(graph_file: Path) 
 def test_graphml_and_escaped_keys_read_the_same(graph_file: Path, tmp_path: Path) -> None:
     graphml = read_trends(graph_file.with_suffix(".graphml"))
     assert graphml.to_dict() == read_trends(graph_file).to_dict()
-    graph = hostile_graph()
-    quoted = 'method:a "quoted" \\ name'
-    graph.add_node(quoted, label="Method", key=quoted, name='A "quoted" \\ name', aliases=[], mentions=1, papers=1)
-    for paper in ("paper:feedfacefeedface", "paper:022ade70781f4129"):
-        graph.add_edge(paper, quoted, key="MENTIONS", type="MENTIONS", count=1, confidence=0.5,
-                       evidence=[{"paper": paper[6:], "sentence": 'It says "key": "x" here.', "start": 0, "end": 2,
-                                  "extractor": "cue", "confidence": 0.5}])
+    graph = build([*dated_records(), hostile_record(), quoted("0dd0dd0dd0dd0dd0", year=2023),
+                   quoted("0dd0dd0dd0dd0dd1", year=2024)])
+    key = 'method:a "quoted" \\ name'
     write_json(graph, tmp_path / "graph.json")
     streamed = read_trends(tmp_path / "graph.json", min_papers=1)
     assert streamed.to_dict() == paperkg.trends(graph, min_papers=1).to_dict()
-    assert streamed.entities[quoted].name == 'A "quoted" \\ name'
-    assert streamed.entities[quoted].first_papers[0].sentence == 'It says "key": "x" here.'
+    assert streamed.entities[key].name == QUOTED_NAME
+    assert [paper.sentence for paper in streamed.entities[key].first_papers] == [QUOTED_SENTENCE]
 
 
 def test_trends_takes_a_build_output_folder_as_the_graph(tmp_path) -> None:
