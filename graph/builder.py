@@ -74,8 +74,12 @@ class _Paper:
 class GraphBuilder:
     """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None,
+                 min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> None:
+        """`min_confidence`: the operating point below which a relation makes no edge (benches lower it to see
+        the relation model's every edge)."""
         self.graph = graph if graph is not None else nx.MultiDiGraph()
+        self.min_confidence = min_confidence
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
         self.papers: dict[str, _Paper] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
@@ -100,7 +104,7 @@ class GraphBuilder:
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
                 if _merges(rel, uses[rel.head], uses[rel.tail]):
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
-            elif rel.confidence >= GRAPH_MIN_RELATION_CONFIDENCE:  # the graph's operating point (core/schema.py)
+            elif rel.confidence >= self.min_confidence:  # the graph's operating point (core/schema.py)
                 kept.append(rel)
         refused = {i for rel in kept for i in (rel.head, rel.tail)  # a piece of a longer noun phrase where
                    if mention_refusal(paper.abstract, record.entities[i])}  # written (relation_ends.py)

@@ -59,7 +59,7 @@ class EndRules(NamedTuple):
             kind, _, word = line.partition("\t")
             if kind not in words or not word.strip():
                 raise ValueError(f"{source}, line {number}: expected 'kind<TAB>word' with kind one of {KINDS}.")
-            words[kind].add(word.strip().lower())
+            words[kind].add(word.strip() if kind == "generic" else word.strip().lower())
         return cls(*(frozenset(words[kind]) for kind in KINDS))
 
 
@@ -76,7 +76,7 @@ def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | N
     if not words:
         return None
     head = words[-1]
-    if " ".join(words) in rules.generic:
+    if name in rules.generic or name[:1].lower() + name[1:] in rules.generic:  # 'misuse', 'Misuse', 'GUI'; not 'CASE'
         return "generic"
     if head in rules.quality:
         return "quality"
