@@ -131,7 +131,8 @@ def _cut_at(abstract: str, start: int, end: int, mention: Mention, rules: EndRul
 def _words_after(abstract: str, end: int) -> list[str]:
     """The (up to) two words that follow a mention in its noun phrase, past a bracketed short form."""
     short = _SHORT_FORM.match(abstract, end)
-    position, words = short.end() if short else end, []
+    position = short.end() if short else end
+    words: list[str] = []
     while len(words) < 2 and (word := _NEXT_WORD.match(abstract, position)):
         words.append(word.group(1))
         position = word.end()
