@@ -107,14 +107,20 @@ def mention_refusal(abstract: str, mention: Mention, rules: EndRules | None = No
     words, after = mention.text.split(), _words_after(abstract, mention.end)
     if len(words) > 1 and words[0].endswith("ing") and after and after[0].endswith("ly"):
         return "verb-phrase"
-    defined = re.escape(f"{mention.text} (") + re.escape(mention.name)  # 'ONG (One-shot ... Gradient Masking)'
-    if mention.name != mention.text and any((words := _words_after(abstract, found.end())) and _runs_on(words, rules)
-                                            for found in re.finditer(defined, abstract, re.IGNORECASE)):
+    if mention.name != mention.text and _long_form_cut(abstract, mention, rules):
         return "fragment"
     written = [found.span() for found in re.finditer(rf"(?<![\w-]){re.escape(mention.text)}(?![\w-])", abstract)]
     if all(_cut_at(abstract, start, end, mention, rules) for start, end in written or [(mention.start, mention.end)]):
         return "fragment"
     return None
+
+
+def _long_form_cut(abstract: str, mention: Mention, rules: EndRules) -> bool:
+    """Whether a short form's long form runs on where the short form defines it ('ONG (One-shot NMF-based
+    Gradient Masking)' for the long form 'One-shot NMF-based Gradient')."""
+    defined = re.escape(f"{mention.text} (") + re.escape(mention.name)
+    return any((after := _words_after(abstract, found.end())) and _runs_on(after, rules)
+               for found in re.finditer(defined, abstract, re.IGNORECASE))
 
 
 def _cut_at(abstract: str, start: int, end: int, mention: Mention, rules: EndRules) -> bool:
