@@ -105,7 +105,8 @@ def mention_refusal(abstract: str, mention: Mention, rules: EndRules | None = No
     if mention.source == "lexicon":
         return None
     words, after = mention.text.split(), _words_after(abstract, mention.end)
-    if len(words) > 1 and words[0].endswith("ing") and after and after[0].endswith("ly"):
+    if (len(words) > 1 and words[0].endswith("ing") and after and after[0].endswith("ly")
+            and not (len(after) > 1 and after[1].endswith("ed"))):  # not 'points heavily required by'
         return "verb-phrase"
     if mention.name != mention.text and _long_form_cut(abstract, mention, rules):
         return "fragment"
@@ -146,10 +147,11 @@ def _words_after(abstract: str, end: int) -> list[str]:
 
 
 def _runs_on(after: list[str], rules: EndRules) -> bool:
-    """Whether the word right after a name continues it: Title Case, not the name's kind ('RGB-MAE Encoder') and
-    no cited author ('GloVe Pennington et al.')."""
-    return (bool(_TITLE_CASE.match(after[0])) and not _reads_as(after[0].lower(), rules.name_head)
-            and after[1:2] != ["et"])
+    """Whether the word right after a name continues it: Title Case, not the name's kind ('RGB-MAE Encoder'), no
+    language ('Senseval-3 Chinese') and no cited author ('GloVe Pennington et al.')."""
+    word = after[0].lower()
+    return (bool(_TITLE_CASE.match(after[0])) and not _reads_as(word, rules.name_head)
+            and word not in rules.not_dataset and after[1:2] != ["et"])
 
 
 def _modifies(text: str, before: str, after: list[str], rules: EndRules) -> bool:
@@ -165,6 +167,7 @@ def _modifies(text: str, before: str, after: list[str], rules: EndRules) -> bool
     if plural or words[-1].endswith("ing") or _opens_clause(before, rules):
         return False
     if (following in rules.function or following.endswith(("ed", "ing", "ly", "able", "ible"))
+            or following.endswith(("er", "ers", "or", "ors"))  # an agent noun: 'PoS tagger', 'Zorb encoders'
             or _ADJECTIVE.search(following)  # a predicate adjective: 'makes the X adaptive'
             or any(_reads_as(following, kind) for kind in (rules.name_head, rules.quality,
                                                              rules.quality_after_adjective, rules.verb))):

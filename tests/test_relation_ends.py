@@ -126,6 +126,11 @@ def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
     ("Embeddings such as Zorb Blimpton et al. (2020) help.", "Zorb", NodeLabel.METHOD, None),
     ("Zorb raises blorb parsing accuracy.", "blorb parsing", NodeLabel.TASK, None),
     ("We add Zorb maintenance. Zorb, in turn, is cheap.", "Zorb", NodeLabel.METHOD, None),  # written alone too
+    ("A proprietary Zorb stemmer built from rules.", "Zorb", NodeLabel.METHOD, None),  # an agent noun
+    ("We use data of the Glarbeval-3 Chinese sample task.", "Glarbeval-3", NodeLabel.DATASET, None),  # a language
+    ("The Zorb classifier whilst using fewer features.", "Zorb classifier", NodeLabel.METHOD, None),
+    ("The problem of missing blorb correspondences heavily required by pipelines.", "missing blorb correspondences",
+     NodeLabel.TASK, None),  # a gerund, not with an object: its adverb goes with the participle after it
 ])
 def test_a_mention_that_is_a_piece_of_a_longer_noun_phrase_says_why(abstract, text, label, refusal):
     assert mention_refusal(abstract, _mention(text, label, abstract.index(text))) == refusal
