@@ -3,11 +3,15 @@ distinct ends of its typed edges for judging by hand, and measure a judged list 
 
     python bench/relation_ends_dev.py [--data FOLDER] --out ends.tsv      # ends to judge (verdict column empty)
     python bench/relation_ends_dev.py [--data FOLDER] --judged ends.tsv   # junk ends removed, good ends lost
+    ... [--min-confidence 0]   # every edge the relation model proposes, not only those at the graph's point
 
 An end is one node at one abstract (its name and type) with one typed edge it is an end of. `--judged`
 reads the verdicts (junk/ok) back and counts, among the judged ends, which are still the end of a typed
 edge of their abstract in the graph built now: junk ends gone are what the rules remove, ok ends gone what
 they lose. Default data: bench/data/relations_blind_ends_dev/ (sample.jsonl made by relations_blind_pick.py).
+The judged ends were listed from an earlier release's graph (another relation model, kept at a lower confidence);
+`--min-confidence 0` measures the end rules on all of the model's edges, apart from which of them the graph's
+operating point (core/schema.py) keeps.
 """
 from __future__ import annotations
 
@@ -20,7 +24,8 @@ from pathlib import Path
 import networkx as nx
 
 import paperkg
-from paperkg.core.schema import ENTITY_REL_TYPES, PaperRecord
+from paperkg.core.schema import ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PaperRecord
+from paperkg.graph.builder import GraphBuilder
 
 DATA = Path(__file__).parent / "data" / "relations_blind_ends_dev"
 FIELDS = ["abstract", "end", "label", "edge", "sentence", "verdict"]
@@ -42,24 +47,30 @@ def typed_ends(graph: nx.MultiDiGraph, ids: list[str]) -> dict[tuple[int, str], 
     return ends
 
 
-def build(folder: Path) -> dict[tuple[int, str], tuple[str, str, str]]:
-    """The typed ends of the graph of a folder's sample.jsonl."""
+def build(folder: Path, min_confidence: float) -> dict[tuple[int, str], tuple[str, str, str]]:
+    """The typed ends of the graph of a folder's sample.jsonl, its edges from relations this sure or more."""
     rows = [json.loads(line) for line in (folder / "sample.jsonl").open(encoding="utf8")]
     records = [PaperRecord(id=row["id"], abstract=row["abstract"], title=row["title"], year=row["year"])
                for row in rows]
-    return typed_ends(paperkg.build_graph(records), [row["id"] for row in rows])
+    builder = GraphBuilder(min_confidence=min_confidence)
+    builder.add_all(paperkg.extract_records(records))
+    return typed_ends(builder.finalize(), [row["id"] for row in rows])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA, help="a folder with sample.jsonl")
+    parser.add_argument("--min-confidence", type=float, default=GRAPH_MIN_RELATION_CONFIDENCE,
+                        help="relations this sure or more make edges (default: the graph's operating point)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--out", type=Path, help="write the typed ends for judging here (TSV)")
     which.add_argument("--judged", type=Path, help="a judged TSV (verdict junk/ok): measure it on this build")
     args = parser.parse_args()
     if not (args.data / "sample.jsonl").is_file():
         parser.error(f"{args.data} has no sample.jsonl")
-    ends = build(args.data)
+    if not 0 <= args.min_confidence <= 1:
+        parser.error(f"--min-confidence must be between 0 and 1, not {args.min_confidence}")
+    ends = build(args.data, args.min_confidence)
     if args.out:
         with args.out.open("w", encoding="utf8", newline="") as handle:
             writer = csv.writer(handle, delimiter="\t")

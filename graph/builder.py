@@ -24,7 +24,7 @@ from .canonical import acronym_key, canonical_name, display_name, entity_key, ma
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
 from .names import clean_name
-from .relation_ends import end_refusal
+from .relation_ends import end_refusal, mention_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
 # the rest of a word a line-break hyphen cut; not a conjunction after a suspended hyphen ("closed- and open-source")
@@ -74,8 +74,12 @@ class _Paper:
 class GraphBuilder:
     """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None,
+                 min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> None:
+        """`min_confidence`: the operating point below which a relation makes no edge (benches lower it to see
+        the relation model's every edge)."""
         self.graph = graph if graph is not None else nx.MultiDiGraph()
+        self.min_confidence = min_confidence
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
         self.papers: dict[str, _Paper] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
@@ -94,18 +98,23 @@ class GraphBuilder:
         uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
                                        mention.source, mention.confidence)) if mention.node else None
                 for mention in record.entities]
-        relations: list[tuple[int, int, RelType, CompactEvidence]] = []
+        kept: list[Relation] = []
         for rel in record.relations:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
             if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
                 if _merges(rel, uses[rel.head], uses[rel.tail]):
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
-                continue
-            if rel.confidence < GRAPH_MIN_RELATION_CONFIDENCE:  # below the graph's operating point (core/schema.py)
-                continue
-            relations.append((rel.head, rel.tail, rel.type, evidence(
-                paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
-                rel.source, rel.confidence)))
+            elif rel.confidence >= self.min_confidence:  # the graph's operating point (core/schema.py)
+                kept.append(rel)
+        refused = {i for rel in kept for i in (rel.head, rel.tail)  # a piece of a longer noun phrase where
+                   if mention_refusal(paper.abstract, record.entities[i])}  # written (relation_ends.py)
+        relations: list[tuple[int, int, RelType, CompactEvidence]] = []
+        for rel in kept:
+            head, tail = record.entities[rel.head], record.entities[rel.tail]
+            if rel.head not in refused and rel.tail not in refused:
+                relations.append((rel.head, rel.tail, rel.type, evidence(
+                    paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
+                    rel.source, rel.confidence)))
         undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
             paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
             for item in record.undefined_acronyms]

@@ -3,6 +3,8 @@ are no thing to relate (a quality, a language in a Dataset slot) end no typed ed
 Made-up names throughout, so the rules are tested as rules, not as a list of known abstracts."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import paperkg
@@ -10,7 +12,7 @@ from paperkg.core.schema import PAPER_REL_TYPES, Extraction, Mention, NodeLabel,
 from paperkg.extract.junk_names import JunkNames
 from paperkg.extract.resources import DATA_DIR, DataFiles
 from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.relation_ends import EndRules, end_refusal
+from paperkg.graph.relation_ends import EndRules, end_refusal, mention_refusal
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +66,8 @@ def test_junk_mentions_stay_in_the_record_with_the_reason_and_are_no_nodes():
     ("Glarb University", "Dataset", "not-dataset"), ("Glarb University Chest Scan", "Dataset", None),
     ("entity resolution", "Task", None), ("cycle consistency", "Method", None), ("English Wikiglarb", "Dataset", None),
     ("English", "Method", None), ("ZentaNet", "Method", None), ("image super-resolution", "Task", None),
+    ("misuse", "Task", "generic"), ("GUI", "Method", "generic"), ("CASE", "Method", None),
+    ("misuse detection", "Task", None),
 ])
 def test_a_quality_or_a_language_in_a_dataset_slot_ends_no_typed_edge(name, label, refusal):
     assert end_refusal(name, label) == refusal
@@ -95,3 +99,64 @@ def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
     assert typed == [("method:zentanet", "EVALUATED_ON", "dataset:glarbbank"),
                      ("method:zentanet", "USED_FOR", "task:quorb parsing")]
     assert "task:blorb efficiency" in graph and "dataset:english" in graph
+
+
+@pytest.mark.parametrize("abstract, text, label, refusal", [
+    # a Method or Dataset name that modifies the noun after it wherever the abstract writes it
+    ("We add real-time Zorb maintenance to the loop.", "Zorb", NodeLabel.METHOD, "fragment"),
+    ("Actions range from Zorb primitives to composites.", "Zorb", NodeLabel.METHOD, "fragment"),
+    ("It integrates Human-Quorb Model (HQM) co-annotation with active learning.", "Human-Quorb Model",
+     NodeLabel.METHOD, "fragment"),
+    ("We introduce the first large-scale ZORB dataset featuring diverse queries.", "large-scale ZORB",
+     NodeLabel.DATASET, "fragment"),
+    # a name that runs on in Title Case
+    ("The workflow surpasses the 2025 Zorb Elite Challenge winner.", "Zorb", NodeLabel.METHOD, "fragment"),
+    ("We study Glarb Problem Solving with neural networks.", "Glarb Problem", NodeLabel.TASK, "fragment"),
+    # a gerund with its object
+    ("A framework for embedding blorbs directly into existing pages.", "embedding blorbs", NodeLabel.TASK,
+     "verb-phrase"),
+    # names: their kind, a part, their items, a verb, a clause opening, a cited author, a Task slot
+    ("We fine-tune the Zorb model on GlarbBank.", "Zorb", NodeLabel.METHOD, None),
+    ("We use a pre-trained Zorb image encoder.", "Zorb", NodeLabel.METHOD, None),
+    ("We train on GlarbBank scenes and test on others.", "GlarbBank", NodeLabel.DATASET, None),
+    ("Experiments on GlarbBank show large gains.", "GlarbBank", NodeLabel.DATASET, None),
+    ("We show that Zorb leads to large gains.", "Zorb", NodeLabel.METHOD, None),
+    ("The Zorb resembles the Glarb in depth.", "Zorb", NodeLabel.METHOD, None),
+    ("A blorb model operates in the latent space.", "blorb model", NodeLabel.METHOD, None),
+    ("Embeddings such as Zorb Blimpton et al. (2020) help.", "Zorb", NodeLabel.METHOD, None),
+    ("Zorb raises blorb parsing accuracy.", "blorb parsing", NodeLabel.TASK, None),
+    ("We add Zorb maintenance. Zorb, in turn, is cheap.", "Zorb", NodeLabel.METHOD, None),  # written alone too
+    ("A proprietary Zorb stemmer built from rules.", "Zorb", NodeLabel.METHOD, None),  # an agent noun
+    ("We use data of the Glarbeval-3 Chinese sample task.", "Glarbeval-3", NodeLabel.DATASET, None),  # a language
+    ("The Zorb classifier whilst using fewer features.", "Zorb classifier", NodeLabel.METHOD, None),
+    ("The problem of missing blorb correspondences heavily required by pipelines.", "missing blorb correspondences",
+     NodeLabel.TASK, None),  # a gerund, not with an object: its adverb goes with the participle after it
+])
+def test_a_mention_that_is_a_piece_of_a_longer_noun_phrase_says_why(abstract, text, label, refusal):
+    assert mention_refusal(abstract, _mention(text, label, abstract.index(text))) == refusal
+
+
+def test_a_cut_long_form_is_judged_where_its_short_form_defines_it():
+    abstract = "We introduce ZNG (Zero-shot Norb-based Gradient Masking), a pruning method."
+    short = replace(_mention("ZNG", NodeLabel.METHOD, 13), name="Zero-shot Norb-based Gradient", source="acronym")
+    assert mention_refusal(abstract, short) == "fragment"
+    assert mention_refusal(abstract, replace(short, name="Zero-shot Norb-based Gradient Masking")) is None
+
+
+def test_lexicon_mentions_are_trusted():
+    abstract = "We add real-time Zorb maintenance to the loop."
+    assert mention_refusal(abstract, replace(_mention("Zorb", NodeLabel.METHOD, 17), source="lexicon")) is None
+
+
+def test_the_builder_writes_no_typed_edge_from_a_fragment_mention():
+    text = "We add real-time Zorb maintenance and ZentaNet to blorb parsing."
+    names = [("Zorb", NodeLabel.METHOD), ("ZentaNet", NodeLabel.METHOD), ("blorb parsing", NodeLabel.TASK)]
+    entities = [_mention(name, label, text.index(name)) for name, label in names]
+    relations = [Relation(RelType.USED_FOR, 0, 2, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
+    builder = GraphBuilder()
+    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
+                           sentence_spans=[(0, len(text))]))
+    graph = builder.finalize()
+    typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
+    assert typed == [("method:zentanet", "USED_FOR", "task:blorb parsing")]
+    assert "method:zorb" in graph
