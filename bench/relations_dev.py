@@ -37,7 +37,8 @@ POINTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict], list[list[str]]]]:
     """(name, abstracts, expected relations) of each set: the rounds' samples with their expected.txt, and the
-    first `ends_dev` abstracts of each field of the relation-end dev sample (nothing written down for them)."""
+    first `ends_dev` abstracts of each field of the relation-end dev sample (nothing written down for them; an
+    abstract's number is its line in that sample)."""
     sets = []
     for number in rounds:
         folder = round_folder(number)
@@ -46,11 +47,11 @@ def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict]
     if ends_dev:
         seen: Counter[str] = Counter()
         picked = []
-        for line in (ENDS_DEV / "sample.jsonl").open(encoding="utf8"):
+        for number, line in enumerate((ENDS_DEV / "sample.jsonl").open(encoding="utf8")):
             paper = json.loads(line)
             seen[paper["field"]] += 1
             if seen[paper["field"]] <= ends_dev:
-                picked.append(paper)
+                picked.append({**paper, "number": number})
         sets.append(("ends", picked, []))
     return sets
 
@@ -82,7 +83,7 @@ def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probabil
                     hits = [str(i) for i, (n, h, k, t) in enumerate(expected)
                             if int(n) == abstract and k == kind and _matches(h, _names(graph, head))
                             and _matches(t, _names(graph, tail))]
-                    rows.append({"round": name, "abstract": abstract, "head": graph.nodes[head]["name"],
+                    rows.append({"round": name, "abstract": papers[abstract].get("number", abstract), "head": graph.nodes[head]["name"],
                                  "type": kind, "tail": graph.nodes[tail]["name"], "probability": round(probability, 4),
                                  "confidence": confidence, "expected": ",".join(hits),
                                  "sentence": evidence["sentence"], "verdict": ""})
