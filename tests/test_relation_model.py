@@ -12,7 +12,7 @@ from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
 from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, LABELS, acronym_synonyms,
                                             candidate_pairs, dense_width, feature_width, hashed, one_direction,
                                             pair_features, sentence_starts)
-from paperkg.extract.training.relations import monotone_precision
+from paperkg.extract.training.relations import judged_precision, lower_of, monotone_precision, wilson_lower
 
 from cli_helpers import CORPUS
 
@@ -105,6 +105,22 @@ def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises(
     values = [p for _, p in table]
     assert values == sorted(values) and values[0] == round(3 / 7, 4)  # 3 right of 6, one wrong more counted
     assert values[-1] == values[-2]                                    # nothing above 0.95: the precision below
+
+
+def test_the_hand_judged_table_is_a_lower_bound_and_knows_nothing_below_its_floor():
+    judged = [("USED_FOR", 0.9, True)] * 18 + [("USED_FOR", 0.85, False)] * 2 + [("USED_FOR", 0.4, False)] * 10
+    table = judged_precision(judged, [0.1, 0.3, 0.5, 0.8], floor=0.3)["USED_FOR"]
+    assert table[0] == [0.1, 0.0]                                  # below the floor nothing was listed
+    assert table[1][1] == round(wilson_lower(18, 30), 4) < 18 / 30  # the bound promises less than the share
+    assert table[3][1] == round(wilson_lower(18, 20), 4) < 0.9 and table[3][1] > 0.75
+    assert judged_precision(judged, [0.5], floor=0.3)["IS_A"] == [[0.5, 0.0]]  # a type never judged: no support
+    assert wilson_lower(0, 0) == 0.0 and wilson_lower(5, 5) < 1.0
+
+
+def test_the_calibrated_table_is_the_lower_of_its_measures():
+    a = {"USED_FOR": [[0.5, 0.8], [0.9, 0.9]]}
+    b = {"USED_FOR": [[0.5, 0.6], [0.9, 0.95]]}
+    assert lower_of(a, b) == {"USED_FOR": [[0.5, 0.6], [0.9, 0.9]]}
 
 
 def test_confidence_reads_the_precision_table(nlp):
