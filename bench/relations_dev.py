@@ -155,6 +155,15 @@ def calibrate(rows: list[dict[str, Any]], floor: float, benchmarks: Path) -> dic
     return table
 
 
+def _read_judged(path: Path, parser: argparse.ArgumentParser) -> list[dict[str, str]]:
+    """The rows of a judged list (what --out writes, verdicts filled in); a parser error when it is not one."""
+    with path.open(encoding="utf8") as handle:
+        judged = csv.DictReader(handle, delimiter="\t")
+        if not set(FIELDS[:-1]) <= set(judged.fieldnames or []):
+            parser.error(f"{path} is no judged list: its header lacks one of {', '.join(FIELDS[:-1])}")
+        return list(judged)
+
+
 def _edge(row: dict[str, Any]) -> tuple[str, ...]:
     """An edge's key across runs: set, abstract, head, type, tail."""
     return tuple(str(row[field]) for field in ("round", "abstract", "head", "type", "tail"))
@@ -185,8 +194,7 @@ def main() -> None:
         if given and not given.is_file():
             parser.error(f"{given} is not a file")
     if args.judged:
-        with args.judged.open(encoding="utf8") as handle:
-            report(list(csv.DictReader(handle, delimiter="\t")), args.rounds)
+        report(_read_judged(args.judged, parser), args.rounds)
         return
     if not args.out and not args.calibrate:
         parser.error("give --out (list edges to judge), --judged (measure a judged list) or --calibrate")
@@ -194,11 +202,10 @@ def main() -> None:
         parser.error("--calibrate needs the judged edges: --carry FILE")
     if args.calibrate and not (args.benchmarks / "scier" / "dev.jsonl").is_file():
         parser.error(f"--benchmarks {args.benchmarks} holds no scier/dev.jsonl")
+    verdicts = {_edge(row): (row["verdict"], row.get("why") or "")
+                for row in (_read_judged(args.carry, parser) if args.carry else [])}
     rows = candidates(dev_sets(args.rounds, args.ends_dev), args.min_probability)
     if args.carry:
-        with args.carry.open(encoding="utf8") as handle:
-            verdicts = {_edge(row): (row["verdict"], row.get("why") or "")
-                        for row in csv.DictReader(handle, delimiter="\t")}
         for row in rows:
             row["verdict"], row["why"] = verdicts.get(_edge(row), ("", ""))
     if args.out:
