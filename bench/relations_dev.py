@@ -28,7 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
+import networkx as nx
 import srsly
+from spacy.language import Language
 from relations_blind import _matches, _names, edges_by_abstract, round_folder
 
 import paperkg
@@ -68,6 +70,15 @@ def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict]
     return sets
 
 
+def every_edge(records: list[PaperRecord], nlp: Language) -> nx.MultiDiGraph:
+    """The graph of the records with every relation the pipeline writes made an edge: the operating point is
+    the builder's `min_confidence` where it has one, else the module constant (candidates lowers both)."""
+    graph_builder = builder.GraphBuilder()
+    graph_builder.min_confidence = 0.0  # read by builders that take min_confidence
+    graph_builder.add_all(paperkg.extract_records(records, nlp))
+    return graph_builder.finalize()
+
+
 def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probability: float) -> list[dict[str, Any]]:
     """The rows to judge: every typed edge of each set's graph at `min_probability` and up (see module doc)."""
     nlp = paperkg.load_pipeline()
@@ -78,12 +89,12 @@ def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probabil
     component.cfg["thresholds"] = {label: thresholds[label] if label == "SYNONYM_OF" else min_probability
                                    for label in LABELS}  # SYNONYM_OF merges nodes: as shipped
     keep = builder.GRAPH_MIN_RELATION_CONFIDENCE
-    builder.GRAPH_MIN_RELATION_CONFIDENCE = 0.0  # every model relation, not only the graph's
+    builder.GRAPH_MIN_RELATION_CONFIDENCE = 0.0  # every model relation, not only the graph's (see every_edge)
     rows = []
     try:
         for name, papers, expected in sets:
-            graph = paperkg.build_graph([PaperRecord(id=p["id"], abstract=p["abstract"], title=p["title"],
-                                                     year=p["year"]) for p in papers], nlp=nlp)
+            graph = every_edge([PaperRecord(id=p["id"], abstract=p["abstract"], title=p["title"], year=p["year"])
+                                for p in papers], nlp)
             found = edges_by_abstract(graph, [p["id"] for p in papers])
             for abstract in sorted(found):
                 for head, kind, tail, data in found[abstract]:
