@@ -8,11 +8,11 @@ import spacy
 from spacy.tokens import Doc, Span
 
 from paperkg.api import load_pipeline
-from paperkg.core.schema import REL_ENDS, RelType, relation_allowed
+from paperkg.core.schema import ENTITY_REL_TYPES, REL_ENDS, RelType, relation_allowed
 from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, LABELS, acronym_synonyms,
                                             candidate_pairs, dense_width, feature_width, hashed, one_direction,
                                             pair_features, sentence_starts)
-from paperkg.extract.training.relations import monotone_precision
+from paperkg.extract.training.relations import judged_precision, lower_of, monotone_precision, wilson_lower
 
 from cli_helpers import CORPUS
 
@@ -58,7 +58,7 @@ def test_an_acronym_definition_is_a_synonym_and_the_model_finds_typed_relations(
     assert [(r.type, entities[r.head].text, r.source) for r in acronym_synonyms(doc, entities, 0.9)] == [
         (RelType.SYNONYM_OF, "CNN", "acronym")]
     assert (RelType.USED_FOR, "convolutional neural network", "image classification", "model") in found
-    assert all(0 < r.confidence <= 1 for r in doc._.paperkg_relations)
+    assert all(0 <= r.confidence <= 1 for r in doc._.paperkg_relations)  # 0: below what the dev sets support
 
 
 def test_every_relation_on_the_example_abstracts_fits_its_type_ends(nlp):
@@ -105,6 +105,37 @@ def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises(
     values = [p for _, p in table]
     assert values == sorted(values) and values[0] == round(3 / 7, 4)  # 3 right of 6, one wrong more counted
     assert values[-1] == values[-2]                                    # nothing above 0.95: the precision below
+
+
+def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(nlp, monkeypatch):
+    """The graph keeps what its operating point supports (this release: no typed edge); kept whatever their
+    confidence, the model's relations still make only edges whose end labels their type allows."""
+    import paperkg
+    import paperkg.graph.builder as builder
+
+    monkeypatch.setattr(builder, "GRAPH_MIN_RELATION_CONFIDENCE", 0.0)
+    graph = paperkg.build_graph(paperkg.read_records(CORPUS), nlp=nlp)
+    kinds = {kind.value for kind in ENTITY_REL_TYPES}
+    typed = [(h, t, k) for h, t, k in graph.edges(keys=True) if k in kinds]
+    assert len(typed) >= 20
+    assert [e for e in typed if not relation_allowed(RelType(e[2]), graph.nodes[e[0]]["label"],
+                                                     graph.nodes[e[1]]["label"])] == []
+
+
+def test_the_hand_judged_table_is_a_lower_bound_and_knows_nothing_below_its_floor():
+    judged = [("USED_FOR", 0.9, True)] * 18 + [("USED_FOR", 0.85, False)] * 2 + [("USED_FOR", 0.4, False)] * 10
+    table = judged_precision(judged, [0.1, 0.3, 0.5, 0.8], floor=0.3)["USED_FOR"]
+    assert table[0] == [0.1, 0.0]                                  # below the floor nothing was listed
+    assert table[1][1] == round(wilson_lower(18, 30), 4) < 18 / 30  # the bound promises less than the share
+    assert table[3][1] == round(wilson_lower(18, 20), 4) < 0.9 and table[3][1] > 0.75
+    assert judged_precision(judged, [0.5], floor=0.3)["IS_A"] == [[0.5, 0.0]]  # a type never judged: no support
+    assert wilson_lower(0, 0) == 0.0 and wilson_lower(5, 5) < 1.0
+
+
+def test_the_calibrated_table_is_the_lower_of_its_measures():
+    a = {"USED_FOR": [[0.5, 0.8], [0.9, 0.9]]}
+    b = {"USED_FOR": [[0.5, 0.6], [0.9, 0.95]]}
+    assert lower_of(a, b) == {"USED_FOR": [[0.5, 0.6], [0.9, 0.9]]}
 
 
 def test_confidence_reads_the_precision_table(nlp):

@@ -111,5 +111,6 @@ def test_no_edge_of_the_example_build_breaks_its_type_s_end_labels(built) -> Non
     from relation_ends import misfits
 
     kinds, wrong = misfits(built / "graph.json")
-    # at the graph's operating point (confidence 0.75, end to end on dev) the example keeps a few typed edges
-    assert wrong == [] and sum(kinds.values()) >= 5 and {"USED_FOR", "IS_A"} <= set(kinds)
+    # at the graph's operating point (confidence 0.75 on SciER dev and the hand-judged abstracts) the example may
+    # keep no typed edge; tests/test_relation_model.py checks every model relation as an edge
+    assert wrong == [] and set(kinds) <= {kind.value for kind in ENTITY_REL_TYPES}

@@ -10,8 +10,9 @@ on SciER dev with the gold mentions. Settings: extract/training/configs/relation
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -27,6 +28,7 @@ from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationReco
 from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, feature_width
 
 COMPONENT = "relation_model"
+JUDGED_Z = 1.2816  # one-sided 90% bound on the hand-judged precision (judged_precision)
 FACTORY = "paperkg_relation_model"
 
 
@@ -226,12 +228,48 @@ def precision_table(component: RelationModel, gold_docs: list[Doc], end_to_end: 
     each argument overlapping the gold one's (`end_to_end`: the pipeline's own mentions; a reader judges the
     relation, not the exact span, but the mentions are what the graph is built from). Both docs are processed
     without the component; each measure counts one wrong relation more than seen and is made non-decreasing
-    (monotone_precision)."""
-    exact = scored_relations(component, gold_docs, records, overlap=False)
-    overlap = scored_relations(component, end_to_end, records, overlap=True)
-    return {label: [[threshold, min(a, b)] for (threshold, a), (_, b) in
-                    zip(monotone_precision(exact[label], grid), monotone_precision(overlap[label], grid))]
-            for label in LABELS}
+    (monotone_precision). What training writes; bench/relations_dev.py --calibrate replaces the end-to-end
+    measure by the hand-judged abstracts (judged_precision)."""
+    return lower_of(dev_precision(component, gold_docs, records, grid, overlap=False),
+                    dev_precision(component, end_to_end, records, grid, overlap=True))
+
+
+def dev_precision(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
+                  grid: Sequence[float], overlap: bool) -> dict[str, list[list[float]]]:
+    """Per type, the monotone_precision table of the model's relations on benchmark docs (see scored_relations)."""
+    scored = scored_relations(component, docs, records, overlap)
+    return {label: monotone_precision(scored[label], grid) for label in LABELS}
+
+
+def judged_precision(judged: Iterable[tuple[str, float, bool]], grid: Sequence[float],
+                     floor: float) -> dict[str, list[list[float]]]:
+    """Per type, from each threshold of `grid` up: the one-sided lower bound (wilson_lower) of the precision of
+    the hand-judged relations (type, probability, right) at least that probable, made non-decreasing; 0 below
+    `floor`, the lowest probability the judged list goes down to (nothing is known there)."""
+    by_type: dict[str, list[tuple[float, bool]]] = {label: [] for label in LABELS}
+    for label, probability, right in judged:
+        if probability >= floor:
+            by_type[label].append((probability, right))
+    return {label: [[threshold, value if threshold >= floor else 0.0] for threshold, value in
+                    monotone_precision(scored, grid, lambda block: wilson_lower(block[0], block[1]))]
+            for label, scored in by_type.items()}
+
+
+def lower_of(*tables: dict[str, list[list[float]]]) -> dict[str, list[list[float]]]:
+    """Per type and threshold, the lowest of the precision tables (all on the same grid)."""
+    return {label: [[rows[0][0], min(row[1] for row in rows)] for rows in zip(*(table[label] for table in tables))]
+            for label in tables[0]}
+
+
+def wilson_lower(right: float, kept: float, z: float = JUDGED_Z) -> float:
+    """The one-sided Wilson lower bound of a precision of `right` in `kept` (0 when nothing is kept): small
+    hand-judged counts promise less than their share."""
+    if not kept:
+        return 0.0
+    share = right / kept
+    centre = share + z * z / (2 * kept)
+    margin = z * math.sqrt(share * (1 - share) / kept + z * z / (4 * kept * kept))
+    return max(0.0, (centre - margin) / (1 + z * z / kept))
 
 
 def scored_relations(component: RelationModel, docs: list[Doc], records: Sequence[RelationRecord],
@@ -259,8 +297,11 @@ def scored_relations(component: RelationModel, docs: list[Doc], records: Sequenc
     return found
 
 
-def monotone_precision(scored: Sequence[tuple[float, bool]], grid: Sequence[float]) -> list[list[float]]:
-    """[threshold, precision] for each threshold of `grid` (see precision_table); pool adjacent violators."""
+def monotone_precision(scored: Sequence[tuple[float, bool]], grid: Sequence[float],
+                       ratio: Callable[[list[float]], float] | None = None) -> list[list[float]]:
+    """[threshold, precision] for each threshold of `grid` (see precision_table), precision measured by `ratio`
+    of [right, kept] (default _ratio); pool adjacent violators."""
+    ratio = ratio or _ratio
     blocks: list[list[float]] = []  # [hits, kept, number of thresholds] per pooled block
     for threshold in grid:
         kept = [right for score, right in scored if score >= threshold]
@@ -270,10 +311,10 @@ def monotone_precision(scored: Sequence[tuple[float, bool]], grid: Sequence[floa
             blocks[-1][2] += 1
         else:
             blocks.append([0.0, 0.0, 1.0])
-        while len(blocks) > 1 and _ratio(blocks[-2]) > _ratio(blocks[-1]):
+        while len(blocks) > 1 and ratio(blocks[-2]) > ratio(blocks[-1]):
             hits, kept_, count = blocks.pop()
             blocks[-1] = [blocks[-1][0] + hits, blocks[-1][1] + kept_, blocks[-1][2] + count]
-    values = [round(_ratio(block), 4) for block in blocks for _ in range(int(block[2]))]
+    values = [round(ratio(block), 4) for block in blocks for _ in range(int(block[2]))]
     return [[threshold, value] for threshold, value in zip(grid, values)]
 
 
