@@ -71,10 +71,8 @@ def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict]
 
 
 def every_edge(records: list[PaperRecord], nlp: Language) -> nx.MultiDiGraph:
-    """The graph of the records with every relation the pipeline writes made an edge: the operating point is
-    the builder's `min_confidence` where it has one, else the module constant (candidates lowers both)."""
-    graph_builder = builder.GraphBuilder()
-    graph_builder.min_confidence = 0.0  # read by builders that take min_confidence
+    """The graph of the records with every relation the pipeline writes made an edge (no operating point)."""
+    graph_builder = builder.GraphBuilder(min_confidence=0.0)
     graph_builder.add_all(paperkg.extract_records(records, nlp))
     return graph_builder.finalize()
 
@@ -88,8 +86,6 @@ def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probabil
     component.cfg["precision"] = {}  # confidence = probability while listing
     component.cfg["thresholds"] = {label: thresholds[label] if label == "SYNONYM_OF" else min_probability
                                    for label in LABELS}  # SYNONYM_OF merges nodes: as shipped
-    keep = builder.GRAPH_MIN_RELATION_CONFIDENCE
-    builder.GRAPH_MIN_RELATION_CONFIDENCE = 0.0  # every model relation, not only the graph's (see every_edge)
     rows = []
     try:
         for name, papers, expected in sets:
@@ -112,7 +108,6 @@ def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probabil
                                  "confidence": confidence, "expected": ",".join(hits),
                                  "sentence": evidence["sentence"], "verdict": "", "why": ""})
     finally:
-        builder.GRAPH_MIN_RELATION_CONFIDENCE = keep
         component.cfg["precision"], component.cfg["thresholds"] = table, thresholds
     return rows
 

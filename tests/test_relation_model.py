@@ -107,14 +107,15 @@ def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises(
     assert values[-1] == values[-2]                                    # nothing above 0.95: the precision below
 
 
-def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(nlp, monkeypatch):
+def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(nlp):
     """The graph keeps what its operating point supports (this release: no typed edge); kept whatever their
     confidence, the model's relations still make only edges whose end labels their type allows."""
     import paperkg
-    import paperkg.graph.builder as builder
+    from paperkg.graph.builder import GraphBuilder
 
-    monkeypatch.setattr(builder, "GRAPH_MIN_RELATION_CONFIDENCE", 0.0)
-    graph = paperkg.build_graph(paperkg.read_records(CORPUS), nlp=nlp)
+    builder = GraphBuilder(min_confidence=0.0)
+    builder.add_all(paperkg.extract_records(paperkg.read_records(CORPUS), nlp))
+    graph = builder.finalize()
     kinds = {kind.value for kind in ENTITY_REL_TYPES}
     typed = [(h, t, k) for h, t, k in graph.edges(keys=True) if k in kinds]
     assert len(typed) >= 20
