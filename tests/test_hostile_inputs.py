@@ -25,6 +25,7 @@ from build_helpers import (HOSTILE, TAG_OPENER, example_papers, folder_bytes, ho
 from cli_helpers import run_cli
 
 from paperkg.core.atomic import _host_tag, atomic_write_text, remove_stale_temporaries
+from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
 from paperkg.ingest.normalize import normalize_inline, normalize_text
 
 
@@ -143,7 +144,7 @@ _EDGE = st.fixed_dictionaries({"source": _IDS, "target": _IDS}, optional={key: _
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.fixed_dictionaries({"graph": st.just({"paperkg_schema": 3}), "nodes": st.lists(_NODE, max_size=3),
+@given(st.fixed_dictionaries({"graph": st.just({SCHEMA_KEY: SCHEMA_VERSION}), "nodes": st.lists(_NODE, max_size=3),
                               "edges": st.lists(_EDGE, max_size=3)}))
 def test_a_hand_made_graph_is_read_or_refused_in_one_sentence(graph):
     with tempfile.TemporaryDirectory() as folder:
