@@ -40,7 +40,8 @@ def run_cli(*args: str, check: bool = True, input: str | None = None) -> CliResu
             code = exit_.code
         sys.stdout.flush()
         sys.stderr.flush()
-        outcome = CliResult(code if isinstance(code, int) else 1, stdout.getvalue().decode(), stderr.getvalue().decode())
+        returncode = code if isinstance(code, int) else 0 if code is None else 1
+        outcome = CliResult(returncode, stdout.getvalue().decode(), stderr.getvalue().decode())
     if check and outcome.returncode != 0:
         raise AssertionError(f"paperkg {' '.join(args)} exited {outcome.returncode}:\n"
                              f"{outcome.stdout}\n{outcome.stderr}")
