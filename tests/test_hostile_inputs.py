@@ -207,6 +207,7 @@ parallel.extract_lines = extract_lines
 '''
 
 
+@pytest.mark.slow
 def test_a_killed_extract_leaves_a_temporary_file_the_next_run_removes(tmp_path):
     source = write_papers(tmp_path / "in.jsonl", example_papers()[:4])
     target = tmp_path / "out" / "F.jsonl"
