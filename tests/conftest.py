@@ -16,11 +16,19 @@ from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 from browser import context  # noqa: E402, F401 - the browser tests' fixture
 from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
 from neo4j_fixtures import clean_neo4j, neo4j_target, neo4j_turn  # noqa: E402, F401 - the Neo4j tests' fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
+
+# Property tests: the same 100 examples on every run (a failure in CI is one anyone can rerun, and no
+# .hypothesis database is written); HYPOTHESIS_PROFILE=explore searches ten times wider, at random. Tests
+# whose examples are slow (a build, a CLI run each) set a smaller max_examples of their own.
+settings.register_profile("ci", max_examples=100, derandomize=True, database=None)
+settings.register_profile("explore", max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

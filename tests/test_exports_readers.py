@@ -25,23 +25,6 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def gephi(tmp_path_factory):
-    """A function importing a file with the Gephi toolkit and returning what Gephi made of it."""
-    if not GEPHI_JAR.is_file():
-        pytest.fail(f"{GEPHI_JAR} is missing: scripts/test.sh fetches it (or set PAPERKG_GEPHI_JAR)")
-    if shutil.which("javac") is None:
-        pytest.fail("javac is missing: the Gephi check needs a JDK 17 (scripts/neo4j.sh needs one too)")
-    classes = tmp_path_factory.mktemp("gephi-classes")
-    subprocess.run(["javac", "-cp", str(GEPHI_JAR), "-d", str(classes), str(CHECKER)], check=True)
-
-    def load(path: Path) -> dict:
-        result = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", f"{GEPHI_JAR}{os.pathsep}{classes}",
-                                 "GephiImport", str(path)], capture_output=True, text=True, check=True, timeout=300)
-        return json.loads(result.stdout)
-    return load
-
-
-@pytest.fixture(scope="module")
 def exported(built, tmp_path_factory) -> dict[str, Path]:
     """The example build's GraphML (as the build writes it), its GEXF and its entity map in both."""
     out = tmp_path_factory.mktemp("exports")
@@ -55,6 +38,19 @@ def exported(built, tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
+def gephi(exported) -> dict[str, dict]:
+    """What the Gephi toolkit made of each exported file, by the `exported` key: one JVM imports them all
+    (tests/java/GephiImport.java, run from source), as starting the toolkit is most of an import's time."""
+    if not GEPHI_JAR.is_file():
+        pytest.fail(f"{GEPHI_JAR} is missing: scripts/test.sh fetches it (or set PAPERKG_GEPHI_JAR)")
+    if shutil.which("java") is None:
+        pytest.fail("java is missing: the Gephi check needs a JDK 17 (scripts/neo4j.sh needs one too)")
+    result = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", str(GEPHI_JAR), str(CHECKER),
+                             *map(str, exported.values())], capture_output=True, text=True, check=True, timeout=600)
+    return dict(zip(exported, map(json.loads, result.stdout.splitlines()), strict=True))
+
+
+@pytest.fixture(scope="module")
 def names(built) -> dict[str, str]:
     graph = read_graph(built / "graph.json")
     return {key: data["name"] for key, data in graph.nodes(data=True)}
@@ -62,8 +58,8 @@ def names(built) -> dict[str, str]:
 
 @pytest.mark.gephi
 @pytest.mark.parametrize("which", ["graphml", "gexf"])
-def test_gephi_labels_every_node_by_its_name_and_every_edge_by_its_relation(gephi, exported, names, which):
-    found = gephi(exported[which])
+def test_gephi_labels_every_node_by_its_name_and_every_edge_by_its_relation(gephi, names, which):
+    found = gephi[which]
     assert found["severe"] == 0, [issue for issue in found["issues"] if issue["level"] == "SEVERE"]
     assert {node["id"]: node["label"] for node in found["nodes"]} == names
     types = {label.value for label in NodeLabel}
@@ -77,8 +73,8 @@ def test_gephi_labels_every_node_by_its_name_and_every_edge_by_its_relation(geph
 
 @pytest.mark.gephi
 @pytest.mark.parametrize("which", ["map.graphml", "map.gexf"])
-def test_gephi_reads_the_entity_map_with_links_positions_and_communities(gephi, exported, names, which):
-    found = gephi(exported[which])
+def test_gephi_reads_the_entity_map_with_links_positions_and_communities(gephi, names, which):
+    found = gephi[which]
     assert found["severe"] == 0, [issue for issue in found["issues"] if issue["level"] == "SEVERE"]
     assert found["nodes"] and all(node["label"] == names[node["id"]] for node in found["nodes"])
     assert all(edge["kind"] for edge in found["edges"]) and not any(edge["directed"] for edge in found["edges"])
@@ -88,8 +84,8 @@ def test_gephi_reads_the_entity_map_with_links_positions_and_communities(gephi, 
 
 
 @pytest.mark.gephi
-def test_gephi_spreadsheet_import_takes_the_csv_kind_column_as_the_edge_kind(gephi, exported, built):
-    found = gephi(exported["edges.csv"])
+def test_gephi_spreadsheet_import_takes_the_csv_kind_column_as_the_edge_kind(gephi, built):
+    found = gephi["edges.csv"]
     assert found["severe"] == 0
     relations = {rel.value for rel in RelType}
     assert len(found["edges"]) == read_graph(built).number_of_edges()

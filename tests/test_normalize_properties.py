@@ -20,7 +20,7 @@ MARKUP = ["\\", "{", "}", "$", "^", "_", "*", "`", "~", "&", "%", "#", "<", ">",
           "\ufffe", "\ue000", "\ue001", "\ue002"]
 TEXT = st.lists(st.sampled_from(MARKUP), max_size=40).map("".join) | st.text(max_size=60)
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-FAST = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST

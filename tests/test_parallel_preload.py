@@ -35,6 +35,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_workers_start_with_the_pipeline_loaded_and_the_server_stops_after(tmp_path):
     script = tmp_path / "probe.py"
     script.write_text(PROBE, encoding="utf8")
@@ -42,6 +43,7 @@ def test_workers_start_with_the_pipeline_loaded_and_the_server_stops_after(tmp_p
     assert result.stdout.split("\n")[0] == "[1, 1] True True"  # loaded in both, server up, then stopped
 
 
+@pytest.mark.slow
 def test_a_build_through_the_pool_gives_the_lines_of_one_process():
     from paperkg.core.schema import PaperRecord
 
@@ -71,6 +73,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_build_with_workers_never_imports_spacy_in_its_own_process(tmp_path):
     script = tmp_path / "probe.py"
     script.write_text(NO_SPACY_PROBE, encoding="utf8")

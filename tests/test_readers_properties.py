@@ -27,7 +27,7 @@ BYTES = st.one_of(
     st.tuples(TEXT, st.binary(min_size=1, max_size=3), st.integers(0, 400)).map(
         lambda t: (b := t[0].encode("utf8", "surrogatepass"))[:t[2]] + t[1] + b[t[2]:]),
 )
-FAST = settings(max_examples=200, deadline=3000,
+FAST = settings(deadline=3000,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -52,6 +52,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signal_name):
     source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])

@@ -19,25 +19,33 @@ import org.gephi.project.api.Workspace;
 import org.openide.util.Lookup;
 
 /**
- * Imports one GraphML or GEXF file with the Gephi toolkit, as Gephi Desktop's File > Open does
- * (ImportController, then the default processor into a new workspace), and prints what Gephi
- * made of it as one JSON object on stdout: every node's id, label and attributes, every edge's
- * ends, kind (Gephi's edge type), label, weight and attributes, the table columns, and the
- * import report's issues with their level.
+ * Imports GraphML, GEXF or CSV files with the Gephi toolkit, each as Gephi Desktop's File > Open does
+ * (ImportController, then the default processor into a new project's workspace), and prints what
+ * Gephi made of each as one JSON object per line on stdout, in the order given: every node's id,
+ * label and attributes, every edge's ends, kind (Gephi's edge type), label, weight and attributes,
+ * the table columns, and the import report's issues with their level. One JVM for all the files:
+ * starting the toolkit is most of the time of an import.
  *
- * Usage: java -cp gephi-toolkit-all.jar:. GephiImport FILE
+ * Usage: java -cp gephi-toolkit-all.jar GephiImport.java FILE...
  */
 public final class GephiImport {
 
     public static void main(String[] args) throws Exception {
+        for (String path : args) {
+            System.out.println(imported(new File(path)));
+        }
+        System.exit(0);  // the toolkit leaves non-daemon threads behind
+    }
+
+    private static String imported(File file) throws Exception {
         ProjectController projects = Lookup.getDefault().lookup(ProjectController.class);
         projects.newProject();
         Workspace workspace = projects.getCurrentWorkspace();
         ImportController importer = Lookup.getDefault().lookup(ImportController.class);
-        Container container = importer.importFile(new File(args[0]));
+        Container container = importer.importFile(file);
         if (container == null) {
-            System.out.println("{\"error\": \"Gephi has no importer for this file\"}");
-            return;
+            projects.closeCurrentProject();
+            return "{\"error\": \"Gephi has no importer for this file\"}";
         }
         List<Issue> issues = new ArrayList<>(container.getReport().getIssuesList(Integer.MAX_VALUE));
         importer.process(container, new DefaultProcessor(), workspace);
@@ -83,8 +91,8 @@ public final class GephiImport {
             separator = ", ";
         }
         out.append("], \"severe\": ").append(severe).append("}");
-        System.out.println(out);
-        System.exit(0);  // the toolkit leaves non-daemon threads behind
+        projects.closeCurrentProject();
+        return out.toString();
     }
 
     private static void columns(StringBuilder out, Table table) {
