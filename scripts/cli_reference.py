@@ -7,12 +7,14 @@ at a fixed width, so the documented usage cannot drift from the code.
 from __future__ import annotations
 
 import sys
+from functools import cache
 from pathlib import Path
 
 from importlib.metadata import version
 
+import click
 import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from paperkg.cli import app
 
@@ -35,9 +37,15 @@ def command_paths(typer_app: typer.Typer, prefix: tuple[str, ...] = ()) -> list[
     return sorted(paths)
 
 
+@cache
+def click_command() -> click.Command:
+    """The click command Typer makes from `app`, made once (it reads every command's signature)."""
+    return typer.main.get_command(app)
+
+
 def help_text(path: tuple[str, ...]) -> str:
     """What `paperkg PATH --help` prints, trailing spaces removed."""
-    result = CliRunner().invoke(app, [*path, "--help"], env=HELP_ENV)
+    result = CliRunner().invoke(click_command(), [*path, "--help"], env=HELP_ENV)
     if result.exit_code != 0:
         raise SystemExit(f"paperkg {' '.join(path)} --help exited {result.exit_code}")
     return "\n".join(line.rstrip() for line in result.stdout.strip("\n").splitlines())

@@ -116,7 +116,7 @@ def test_a_thesaurus_chain_ends_where_it_ends(tmp_path):
     assert "the end of the chain" in names and not set(known) & names
 
 
-_SCHEMA = f'"graph": {{"paperkg_schema": {SCHEMA_VERSION}}}'  # today's schema, so the shape check is what refuses
+_SCHEMA = f'"graph": {{"{SCHEMA_KEY}": {SCHEMA_VERSION}}}'  # today's schema, so the shape check is what refuses
 NOT_GRAPHS = ["[1, 2]", "3", '"graph"', "null", '{"nodes": 5}', '{"nodes": [1], "edges": []}',
               f'{{{_SCHEMA}, "nodes": [{{"id": "a"}}], "edges": []}}',
               f'{{{_SCHEMA}, "nodes": [{{"id": "a", "label": "Method", "name": "a"}}], '
