@@ -12,9 +12,8 @@ from pathlib import Path
 
 from importlib.metadata import version
 
-import click
 import typer
-from click.testing import CliRunner
+from typer.testing import CliRunner
 
 from paperkg.cli import app
 
@@ -38,17 +37,23 @@ def command_paths(typer_app: typer.Typer, prefix: tuple[str, ...] = ()) -> list[
 
 
 @cache
-def click_command() -> click.Command:
-    """The click command Typer makes from `app`, made once (it reads every command's signature)."""
-    return typer.main.get_command(app)
+def click_command() -> typer.core.TyperGroup:
+    """The click command Typer makes from `app`, made once: `CliRunner.invoke(app)` makes it again for
+    every command's help (reading every command's signature)."""
+    return typer.main.get_command(app)  # type: ignore[return-value]  # a TyperGroup: app has commands
 
 
 def help_text(path: tuple[str, ...]) -> str:
     """What `paperkg PATH --help` prints, trailing spaces removed."""
-    result = CliRunner().invoke(click_command(), [*path, "--help"], env=HELP_ENV)
-    if result.exit_code != 0:
-        raise SystemExit(f"paperkg {' '.join(path)} --help exited {result.exit_code}")
-    return "\n".join(line.rstrip() for line in result.stdout.strip("\n").splitlines())
+    with CliRunner().isolation(env=HELP_ENV) as (stdout, _, _):
+        try:
+            click_command().main(args=[*path, "--help"], prog_name="paperkg")
+        except SystemExit as exit_:
+            if exit_.code not in (0, None):
+                raise SystemExit(f"paperkg {' '.join(path)} --help exited {exit_.code}") from None
+        sys.stdout.flush()
+        text = stdout.getvalue().decode()
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
 def reference() -> str:
