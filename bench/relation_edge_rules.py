@@ -110,7 +110,8 @@ RULES: dict[str, Callable[[Edge], bool]] = {  # True: the rule keeps the edge
 FEATURES: dict[str, Callable[[Edge], bool]] = {
     "head proposed by the paper": lambda edge: edge.head.role is Role.PROPOSES,
     "tail task addressed": lambda edge: edge.tail.role is not Role.MENTIONS,
-    "own claim (we/our/this paper)": lambda edge: bool(re.search(r"\b(we|our|this (paper|work))\b", edge.sentence, re.I)),
+    "own claim (we/our/this paper)": lambda edge: bool(re.search(r"\b(we|our|this (paper|work))\b", edge.sentence,
+                                                                 re.I)),
     "background (existing/recent/...)": lambda edge: bool(re.search(
         r"\b(existing|recent|prior|previous|current|traditional|conventional)\b", edge.sentence, re.I)),
     "head from the model (no name, lexicon, acronym)": lambda edge: edge.head.source == "model",

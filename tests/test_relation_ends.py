@@ -174,7 +174,8 @@ def test_the_builder_writes_no_typed_edge_from_a_fragment_mention():
 @pytest.mark.parametrize("kind, label, role, refusal", [
     (RelType.USED_FOR, NodeLabel.TASK, Role.MENTIONS, "no-purpose"),
     (RelType.USED_FOR, NodeLabel.TASK, Role.ADDRESSES, None), (RelType.USED_FOR, NodeLabel.TASK, Role.PROPOSES, None),
-    (RelType.USED_FOR, NodeLabel.METHOD, Role.MENTIONS, None), (RelType.BENCHMARK_FOR, NodeLabel.TASK, Role.MENTIONS, None),
+    (RelType.USED_FOR, NodeLabel.METHOD, Role.MENTIONS, None),
+    (RelType.BENCHMARK_FOR, NodeLabel.TASK, Role.MENTIONS, None),
 ])
 def test_a_used_for_relation_needs_a_sentence_that_states_a_purpose_for_its_task(kind, label, role, refusal):
     assert purpose_refusal(kind, _mention("blorb parsing", label, 0, role)) == refusal
