@@ -8,7 +8,9 @@ slot that is a language ("English", "Slavic languages"), an organisation ("Minis
 toolkit ("PyTorch") makes no edge either, nor does a generic word ("misuse"). A mention is judged where
 it is written: a name that runs on in Title Case ("EDA" of "EDA Elite Challenge") or, in a Method or
 Dataset slot, the modifier of the noun after it ("UV" of "UV maintenance") ends no typed edge from that
-sentence. The rules are data (graph/data/relation_ends.txt).
+sentence. A Task whose head is no task noun ("3D scenes", "medical entities") names a thing and ends no typed
+edge, and a USED_FOR relation needs a sentence that states a purpose for its task (the task mention's role). The
+rules are data (graph/data/relation_ends.txt).
 """
 from __future__ import annotations
 
