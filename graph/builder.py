@@ -24,7 +24,7 @@ from .canonical import acronym_key, canonical_name, display_name, entity_key, ma
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
 from .names import clean_name
-from .relation_ends import end_refusal, mention_refusal
+from .relation_ends import end_refusal, mention_refusal, purpose_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
 # the rest of a word a line-break hyphen cut; not a conjunction after a suspended hyphen ("closed- and open-source")
@@ -111,7 +111,7 @@ class GraphBuilder:
         relations: list[tuple[int, int, RelType, CompactEvidence]] = []
         for rel in kept:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
-            if rel.head not in refused and rel.tail not in refused:
+            if rel.head not in refused and rel.tail not in refused and not purpose_refusal(rel.type, tail):
                 relations.append((rel.head, rel.tail, rel.type, evidence(
                     paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
                     rel.source, rel.confidence)))

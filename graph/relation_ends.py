@@ -8,7 +8,9 @@ slot that is a language ("English", "Slavic languages"), an organisation ("Minis
 toolkit ("PyTorch") makes no edge either, nor does a generic word ("misuse"). A mention is judged where
 it is written: a name that runs on in Title Case ("EDA" of "EDA Elite Challenge") or, in a Method or
 Dataset slot, the modifier of the noun after it ("UV" of "UV maintenance") ends no typed edge from that
-sentence. The rules are data (graph/data/relation_ends.txt).
+sentence. A Task whose head is no task noun ("3D scenes", "medical entities") names a thing and ends no typed
+edge, and a USED_FOR relation needs a sentence that states a purpose for its task (the task mention's role). The
+rules are data (graph/data/relation_ends.txt).
 """
 from __future__ import annotations
 
@@ -17,11 +19,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
-from paperkg.core.schema import Mention, NodeLabel
+from paperkg.core.schema import Mention, NodeLabel, RelType, Role
 
 RULES_FILE = "relation_ends.txt"
 KINDS = ("quality", "quality-after-adj", "not-dataset", "organisation", "generic", "name-head", "verb", "opener",
-         "function", "determiner", "grade")
+         "function", "determiner", "grade", "task-noun")
 # Word shapes that read as an adjective before a head noun: 'spatial', 'geometric', 'modular', 'generative'.
 _ADJECTIVE = re.compile(r"(?:al|ic|ar|ive|ous|ful)$")
 _GRADES = frozenset({"high", "low", "fine", "coarse", "full", "poor", "strong", "weak", "better", "higher", "lower"})
@@ -32,6 +34,8 @@ _NEXT_WORD = re.compile(r" ([A-Za-z][A-Za-z0-9-]*)")
 _TITLE_CASE = re.compile(r"[A-Z][a-z][a-z-]+$")
 _CLAUSE_MARKS = tuple(".,;:()\"“”")
 _NAME_SLOTS = frozenset({NodeLabel.METHOD.value, NodeLabel.DATASET.value})
+# A head word written as a plain word ('scenes', 'Detection', 'fine-tuning'), not as a name or an acronym ('NLU').
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*(?:-[A-Za-z][a-z]*)*$")
 
 
 class EndRules(NamedTuple):
@@ -48,6 +52,7 @@ class EndRules(NamedTuple):
     function: frozenset[str]
     determiner: frozenset[str]
     grade: frozenset[str]
+    task_noun: frozenset[str]
 
     @classmethod
     def parse(cls, text: str, source: str = RULES_FILE) -> EndRules:
@@ -82,9 +87,29 @@ def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | N
         return "quality"
     if head in rules.quality_after_adjective and len(words) > 1 and _reads_as_adjective(words[-2]):
         return "quality"
+    if label == NodeLabel.TASK.value and _names_no_task(name.split()[-1], rules):
+        return "no-task"
     if label == NodeLabel.DATASET.value and (head in rules.not_dataset or head in rules.organisation
                                              or words[0] in rules.organisation):
         return "not-dataset"
+    return None
+
+
+def _names_no_task(head: str, rules: EndRules) -> bool:
+    """Whether a Task name's head, written as a plain word, is no task noun ('3D scenes', 'in-context learning'),
+    read whole or by its last hyphenated part ('super-resolution')."""
+    if not _PLAIN_WORD.match(head):
+        return False
+    head = head.lower()
+    return not (_reads_as(head, rules.task_noun) or _reads_as(head.rsplit("-", 1)[-1], rules.task_noun))
+
+
+def purpose_refusal(kind: RelType, tail: Mention) -> str | None:
+    """Why a relation's sentence states no use of its head for its tail task, or None: a USED_FOR relation to a
+    task its sentence only mentions (the task's role: no purpose word such as 'for', 'to solve', 'improves', no
+    proposal, not the abstract's first sentence), as in a list of tasks or a sentence about something else."""
+    if kind is RelType.USED_FOR and tail.label is NodeLabel.TASK and tail.role is Role.MENTIONS:
+        return "no-purpose"
     return None
 
 

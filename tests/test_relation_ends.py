@@ -8,11 +8,12 @@ from dataclasses import replace
 import pytest
 
 import paperkg
-from paperkg.core.schema import PAPER_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType
+from paperkg.core.schema import (PAPER_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType,
+                                 Role)
 from paperkg.extract.junk_names import JunkNames
 from paperkg.extract.resources import DATA_DIR, DataFiles
 from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.relation_ends import EndRules, end_refusal, mention_refusal
+from paperkg.graph.relation_ends import EndRules, end_refusal, mention_refusal, purpose_refusal
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +69,12 @@ def test_junk_mentions_stay_in_the_record_with_the_reason_and_are_no_nodes():
     ("English", "Method", None), ("ZentaNet", "Method", None), ("image super-resolution", "Task", None),
     ("misuse", "Task", "generic"), ("GUI", "Method", "generic"), ("CASE", "Method", None),
     ("misuse detection", "Task", None),
+    # a Task whose head is no task noun names a thing; a head written as a name or an acronym is kept
+    ("3D glarb scenes", "Task", "no-task"), ("medical blorb entities", "Task", "no-task"),
+    ("quorb in-context learning", "Task", "no-task"), ("Zorb Fine-Tuning", "Task", "no-task"),
+    ("Quorb Object Detection", "Task", None), ("blorb question-answering", "Task", None),
+    ("glarb super-resolution", "Task", None), ("blorb NLU", "Task", None), ("ZorbQA", "Task", None),
+    ("3D glarb scenes", "Method", None),
 ])
 def test_a_quality_or_a_language_in_a_dataset_slot_ends_no_typed_edge(name, label, refusal):
     assert end_refusal(name, label) == refusal
@@ -78,9 +85,11 @@ def test_the_rules_file_names_a_bad_line():
         EndRules.parse("quality\tspeed\nqualty\tspeed\n")
 
 
-def _mention(text: str, label: NodeLabel, start: int) -> Mention:
+def _mention(text: str, label: NodeLabel, start: int, role: Role | None = None) -> Mention:
+    """A model mention; a Task is one its sentence addresses ('improves X', 'for X') unless `role` says otherwise."""
+    role = role or (Role.ADDRESSES if label is NodeLabel.TASK else Role.MENTIONS)
     return Mention(text=text, name=text, label=label, start=start, end=start + len(text), sentence=0,
-                   source="model", confidence=0.9)
+                   source="model", confidence=0.9, role=role)
 
 
 def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
@@ -160,3 +169,31 @@ def test_the_builder_writes_no_typed_edge_from_a_fragment_mention():
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "USED_FOR", "task:blorb parsing")]
     assert "method:zorb" in graph
+
+
+@pytest.mark.parametrize("kind, label, role, refusal", [
+    (RelType.USED_FOR, NodeLabel.TASK, Role.MENTIONS, "no-purpose"),
+    (RelType.USED_FOR, NodeLabel.TASK, Role.ADDRESSES, None), (RelType.USED_FOR, NodeLabel.TASK, Role.PROPOSES, None),
+    (RelType.USED_FOR, NodeLabel.METHOD, Role.MENTIONS, None),
+    (RelType.BENCHMARK_FOR, NodeLabel.TASK, Role.MENTIONS, None),
+])
+def test_a_used_for_relation_needs_a_sentence_that_states_a_purpose_for_its_task(kind, label, role, refusal):
+    assert purpose_refusal(kind, _mention("blorb parsing", label, 0, role)) == refusal
+
+
+def test_the_builder_writes_no_used_for_edge_to_a_task_its_sentence_only_mentions():
+    text = "Zorb and blorb parsing are popular. ZentaNet serves for glarb parsing."
+    first, second = text.index("Zorb"), text.index("ZentaNet")
+    entities = [_mention("Zorb", NodeLabel.METHOD, first),
+                _mention("blorb parsing", NodeLabel.TASK, text.index("blorb parsing"), Role.MENTIONS),
+                replace(_mention("ZentaNet", NodeLabel.METHOD, second), sentence=1),
+                replace(_mention("glarb parsing", NodeLabel.TASK, text.index("glarb parsing")), sentence=1)]
+    relations = [Relation(RelType.USED_FOR, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 2, 3, 1, "model", 0.9)]
+    builder = GraphBuilder()
+    spans = [(0, second - 1), (second, len(text))]
+    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text[a:b] for a, b in spans], entities,
+                           relations=relations, sentence_spans=spans))
+    graph = builder.finalize()
+    typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
+    assert typed == [("method:zentanet", "USED_FOR", "task:glarb parsing")]
+    assert "task:blorb parsing" in graph

@@ -5,7 +5,8 @@ from __future__ import annotations
 import networkx as nx
 
 from paperkg.core.schema import (ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, REL_ENDS,
-                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, relation_allowed)
+                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, Role,
+                                 relation_allowed)
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.graph.builder import GraphBuilder
 
@@ -20,8 +21,9 @@ def test_every_entity_relation_type_declares_its_ends() -> None:
 
 
 def _mention(text: str, label: NodeLabel, start: int) -> Mention:
+    """A model mention; a Task is one its sentence addresses ('used for X'), as extract/roles.py marks it."""
     return Mention(text=text, name=text, label=label, start=start, end=start + len(text), sentence=0,
-                   source="model", confidence=0.9)
+                   source="model", confidence=0.9, role=Role.ADDRESSES if label is NodeLabel.TASK else Role.MENTIONS)
 
 
 def test_the_builder_drops_edges_whose_ends_their_type_does_not_allow() -> None:
