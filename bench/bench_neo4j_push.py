@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import sys
@@ -137,6 +138,9 @@ def main() -> None:
                         help="leave out a step (repeatable)")
     args = parser.parse_args()
     target = Neo4jTarget(uri=args.uri, password=os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j"))
+    if args.bulk_import:  # the bulk import's phases, as they end
+        logging.basicConfig(format="%(message)s")
+        logging.getLogger("paperkg.cypher.writer").setLevel(logging.INFO)
 
     corpus = corpus_graph(args.graph)
     paper_rels = sum(1 for s, *_ in corpus.edges if corpus.nodes[s]["label"] == "Paper")

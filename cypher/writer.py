@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import networkx as nx
-from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -222,12 +222,19 @@ def open_driver(target: Neo4jTarget, retry_hint: str = "") -> Iterator[Driver]:
             yield driver
 
 
-def apply_schema(driver: Driver, database: str) -> None:
-    """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online."""
+def apply_schema(driver: Driver, database: str, *, wait: bool = True) -> None:
+    """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online (`wait`; a
+    uniqueness constraint is online once created, as the server checks it then, so MERGE can use it anyway)."""
     with driver.session(database=database) as session:
         for statement in schema_statements():
             session.run(statement).consume()
-        session.run("CALL db.awaitIndexes(300)").consume()
+        if wait:
+            await_indexes(session)
+
+
+def await_indexes(session: Session) -> None:
+    """Wait until every index is online."""
+    session.run("CALL db.awaitIndexes(300)").consume()
 
 
 def delete_paperkg_nodes(driver: Driver, database: str, batch_size: int) -> None:
@@ -458,17 +465,21 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
         raise PaperkgError(f"--bulk-import loads only into an empty database, and {_describe(target)} holds "
                            f"{held} nodes: push without --bulk-import, or empty the database first.", ExitCode.USAGE)
     log.info("bulk import: stopping the server in %s while the CSV files are written, importing, starting it", home)
+    began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperkg-import-", dir=home) as folder:
         stopping = server.stop()
         try:
             files = write_import_files(graph, Path(folder), push=1)
+            log.info("bulk import: CSV files written at %.1f s", time.perf_counter() - began)
             server.stopped(stopping)
             server.import_files(target.database, files, Path(folder) / "import.report")
+            log.info("bulk import: imported at %.1f s", time.perf_counter() - began)
         finally:
             stopping.wait()
             server.start(target.uri, (target.user, target.password), target.database)
+            log.info("bulk import: server started at %.1f s", time.perf_counter() - began)
     with open_driver(target) as driver:
-        apply_schema(driver, target.database)
+        apply_schema(driver, target.database, wait=False)  # the other indexes populate while Cypher writes
         push = start_push(driver, target.database, graph_counts(graph), source)
         if push != 1:
             raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
@@ -481,4 +492,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
         _write_changes(driver, target.database, Changes(files.leftover, digests=files.digests), push, True,
                        None, None)
         finish_push(driver, target.database, push)
+        with driver.session(database=target.database) as session:
+            await_indexes(session)
+    log.info("bulk import: Cypher's rows written, indexes online at %.1f s", time.perf_counter() - began)
     return push, files
