@@ -32,7 +32,8 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.rows import PAPER, GraphRows, node_row, paper_digest, rel_row, trend_properties
+from paperkg.cypher.rows import (PAPER, GraphRows, node_properties, paper_digest, props_hash, rel_row,
+                                 trend_properties)
 
 ARRAY_DELIMITER = "\x1f"  # the unit separator: text never holds it, ";" (the default) it often does
 _CSV_TYPES = {str: "string", int: "long", float: "double", bool: "boolean"}
@@ -165,26 +166,26 @@ class _CsvFiles:
 
 
 @dataclass
-class _NodeRows:
-    """Every node's row (one per label and key: the last, as a push folds them) with its node and cells,
-    made once before the writers fork; the keys whose rows CSV cannot carry; each node's writer."""
+class _Nodes:
+    """Every node's properties (one per label and key: the last, as a push folds them) with its node and
+    cells, made once before the writers fork; the keys whose rows CSV cannot carry; each node's writer."""
 
-    rows: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]]
+    props: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]]
     left: set[str]
     share: dict[Any, int]
 
 
-def _node_rows(graph: nx.MultiDiGraph, writers: int) -> _NodeRows:
-    """The node rows, the keys left to Cypher, and each node's writer (by its key's hash)."""
+def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
+    """The node properties, the keys left to Cypher, and each node's writer (by its key's hash)."""
     over_time = trend_properties(graph)
-    rows: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
+    found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
     share = {}
     for node, attrs in graph.nodes(data=True):
-        row = node_row(graph, node, attrs, over_time)
-        rows[attrs["label"]][row["key"]] = (node, row, _cells(row["props"]))
-        share[node] = hash(row["key"]) % writers
-    left = {key for label_rows in rows.values() for key, (_, _, cells) in label_rows.items() if cells is None}
-    return _NodeRows(dict(rows), left, share)
+        props = node_properties(graph, node, attrs, over_time)
+        found[attrs["label"]][props["key"]] = (node, props, _cells(props))
+        share[node] = hash(props["key"]) % writers
+    left = {key for label_props in found.values() for key, (_, _, cells) in label_props.items() if cells is None}
+    return _Nodes(dict(found), left, share)
 
 
 def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None) -> ImportFiles:
@@ -193,7 +194,7 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
     if "fork" not in multiprocessing.get_all_start_methods():
         writers = 1
     writers = writers or max(1, min(os.cpu_count() or 1, _MAX_WRITERS))
-    nodes = _node_rows(graph, writers)
+    nodes = _nodes(graph, writers)
     context = multiprocessing.get_context("fork")
     children = []
     gc.freeze()  # the forked writers then share the graph's pages instead of copying them as they count references
@@ -219,7 +220,7 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
     return files
 
 
-def _write_share(send: Any, graph: nx.MultiDiGraph, nodes: _NodeRows, folder: Path, push: int, part: int) -> None:
+def _write_share(send: Any, graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> None:
     """A forked writer: its share's files sent back, or the error's message and exit code."""
     try:
         send.send(_share_files(graph, nodes, folder, push, part))
@@ -231,7 +232,7 @@ def _write_share(send: Any, graph: nx.MultiDiGraph, nodes: _NodeRows, folder: Pa
         send.close()
 
 
-def _share_files(graph: nx.MultiDiGraph, nodes: _NodeRows, folder: Path, push: int, part: int) -> ImportFiles:
+def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:
     """The relationships leaving the nodes of writer `part`, then those nodes with their digests, as CSV files
     (a paper's relationships are its writer's, so it knows whether Cypher writes any of them)."""
     files = _CsvFiles(folder, f"{part}-")
@@ -248,11 +249,12 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _NodeRows, folder: Path, push: i
             if not _rel_line(files, group, row, push, nodes.left):
                 found.leftover.rels[group].append(row)
                 later.add(row["source"])
-    for label, label_rows in nodes.rows.items():
-        for key, (node, row, cells) in label_rows.items():
+    for label, label_props in nodes.props.items():
+        for key, (node, props, cells) in label_props.items():
             if nodes.share[node] != part:
                 continue
             found.nodes[label] += 1
+            row = {"key": key, "props": props, "hash": props_hash(props)}
             digest = paper_digest(graph, node, graph.nodes[node])[1] if label == PAPER else None
             if digest is not None and key in later:
                 found.digests[key] = digest

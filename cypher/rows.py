@@ -127,10 +127,17 @@ def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) ->
 def node_row(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
              over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One node's row: its key, properties (with its trend properties from `over_time`) and their hash."""
+    props = node_properties(graph, node, attrs, over_time)
+    return {"key": props["key"], "props": props, "hash": props_hash(props)}
+
+
+def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
+                    over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One node's properties: its attributes, its trend properties from `over_time`, its key."""
     props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
     props.update(over_time.get(node, {}))
     props["key"] = node_key(graph, node)
-    return {"key": props["key"], "props": props, "hash": props_hash(props)}
+    return props
 
 
 def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,

@@ -417,7 +417,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
     began = time.perf_counter()
     counts = graph_counts(graph)
     if bulk_import is not None:
-        push, files = bulk_load(graph, target, bulk_import, source, on_batch)
+        push, files = bulk_load(graph, target, bulk_import, source, on_batch, counts)
         with open_driver(target) as driver:
             nodes, rels = read_totals(driver, target.database, counts)
         return _checked(PushReport(push, nodes, rels, time.perf_counter() - began,
@@ -453,7 +453,7 @@ def _checked(report: PushReport, target: Neo4jTarget) -> PushReport:
 
 
 def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: str,
-              on_batch: Callable[[int], None] | None = None) -> tuple[int, ImportFiles]:
+              on_batch: Callable[[int], None] | None = None, counts: Counts | None = None) -> tuple[int, ImportFiles]:
     """The first push into the empty database of the local server run from `home`: the server stopped
     while the graph is written as CSV, `neo4j-admin database import`, the server started, then by Cypher
     the schema, the push record and what CSV cannot carry. Returns the push and the files' account."""
@@ -480,7 +480,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
             log.info("bulk import: server started at %.1f s", time.perf_counter() - began)
     with open_driver(target) as driver:
         apply_schema(driver, target.database, wait=False)  # the other indexes populate while Cypher writes
-        push = start_push(driver, target.database, graph_counts(graph), source)
+        push = start_push(driver, target.database, counts or graph_counts(graph), source)
         if push != 1:
             raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
                                ExitCode.SERVER)
