@@ -195,11 +195,11 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
         writers = 1
     writers = writers or max(1, min(os.cpu_count() or 1, _MAX_WRITERS))
     nodes = _nodes(graph, writers)
-    context = multiprocessing.get_context("fork")
     children = []
     gc.freeze()  # the forked writers then share the graph's pages instead of copying them as they count references
     try:
         for part in range(1, writers):
+            context = multiprocessing.get_context("fork")
             receive, send = context.Pipe(duplex=False)
             child = context.Process(target=_write_share, args=(send, graph, nodes, folder, push, part), daemon=True)
             child.start()
