@@ -18,6 +18,8 @@ It empties the target database first (refusing one that holds non-paperkg labels
 it holding the large graph. Each step prints as it ends, with the CPU seconds of this process and
 (when the server is the one scripts/neo4j.sh started, whose pid file lies under
 $PAPERKG_NEO4J_HOME/run) of the server: on a shared machine wall time depends on the others' load.
+With --bulk-import it also prints when each phase of the import ends (CSV written, imported, server
+started, Cypher's part done).
 """
 from __future__ import annotations
 
