@@ -238,10 +238,10 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
     files = _CsvFiles(folder, f"{part}-")
     found = files.files
     rels: dict[tuple[str, str, str], dict[tuple[Any, Any], dict[str, Any]]] = defaultdict(dict)
-    for source, target, key, attrs in graph.edges(keys=True, data=True):
-        if nodes.share[source] == part:
-            group, row = rel_row(graph, source, target, key, attrs)
-            rels[group][row["source"], row["target"]] = row
+    mine = [node for node in graph if nodes.share[node] == part]  # in the graph's order, as a push folds rows
+    for source, target, key, attrs in graph.edges(mine, keys=True, data=True):
+        group, row = rel_row(graph, source, target, key, attrs)
+        rels[group][row["source"], row["target"]] = row
     later = set(nodes.left)  # nodes whose hash or digest waits for Cypher's rows
     for group, group_rows in rels.items():
         found.rels[group[0]] += len(group_rows)
