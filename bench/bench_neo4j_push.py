@@ -18,11 +18,14 @@ It empties the target database first (refusing one that holds non-paperkg labels
 it holding the large graph. Each step prints as it ends, with the CPU seconds of this process and
 (when the server is the one scripts/neo4j.sh started, whose pid file lies under
 $PAPERKG_NEO4J_HOME/run) of the server: on a shared machine wall time depends on the others' load.
+With --bulk-import it also prints when each phase of the import ends (CSV written, imported, server
+started, Cypher's part done).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import sys
@@ -161,6 +164,9 @@ def main() -> None:
                         help="leave out a step (repeatable)")
     args = parser.parse_args()
     target = Neo4jTarget(uri=args.uri, password=os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j"))
+    if args.bulk_import:  # the bulk import's phases, as they end
+        logging.basicConfig(format="%(message)s")
+        logging.getLogger("paperkg.cypher.writer").setLevel(logging.INFO)
 
     corpus = corpus_graph(args.graph)
     paper_rels = sum(1 for s, *_ in corpus.edges if corpus.nodes[s]["label"] == "Paper")

@@ -3,67 +3,119 @@
 `neo4j-admin database import full` is how Neo4j recommends loading a large graph the first time:
 it writes the store files directly, without transactions. It needs the server stopped, so it is
 for a server run from a local Neo4j home (lib/, conf/neo4j.conf, run/neo4j.pid: what
-scripts/neo4j.sh makes). Here the rows become CSV files (one per label or relationship group and
+scripts/neo4j.sh makes). Here the graph becomes CSV files (one per label or relationship group and
 set of property types, so every column has one type and no row has an empty field) carrying the
-same properties and markers a push writes; the caller stops the server, imports, starts it again
-and writes by Cypher what CSV cannot carry exactly (empty lists; rows with line breaks or the array
-delimiter inside a list item).
+same properties and markers a push writes, the paper digests included; they are written by as many
+processes as there are cores (forked, each for the relationships and nodes of its share of the node
+keys). The caller stops the server, imports, starts it again and writes by Cypher what CSV cannot
+carry exactly: empty lists (the importer drops them), with the hash and digest of their nodes, and
+rows with line breaks or the array delimiter inside a list item, with their relationships.
 """
 from __future__ import annotations
 
-import csv
+import gc
 import math
+import multiprocessing
 import os
 import re
 import shutil
 import subprocess
 import time
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Callable
 from urllib.parse import urlsplit
 
+import networkx as nx
 from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.rows import GraphRows
+from paperkg.cypher.rows import (PAPER, GraphRows, node_properties, paper_digest, props_hash, rel_row,
+                                 trend_properties)
 
 ARRAY_DELIMITER = "\x1f"  # the unit separator: text never holds it, ";" (the default) it often does
 _CSV_TYPES = {str: "string", int: "long", float: "double", bool: "boolean"}
 HASH = "paperkg_hash"
+DIGEST = "paperkg_digest"
 PENDING = "pending"  # the hash of a node whose empty lists Cypher still has to set
 _LONG = range(-2**63, 2**63)
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 _START_TIMEOUT = 300.0
+_MAX_WRITERS = 4
+_STAMP_HEADER = ["first_push:long", "last_push:long", "paperkg_hash:string", "paperkg_keys:string[]"]
+
+Cells = list[tuple[str, str, str]]  # (property, CSV type ('' for an empty list), field text)
 
 
 @dataclass
 class ImportFiles:
-    """The CSV files to import and what they leave to Cypher."""
+    """The CSV files to import, what they leave to Cypher, and how many rows the import writes."""
 
     arguments: list[str] = field(default_factory=list)  # --nodes=Label=FILE and --relationships=TYPE=FILE
-    empty_lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # label -> [{key, props}]: lists, hash
+    # (label, names of its empty lists) -> [key, hash, digest or None]: the lists Cypher sets, with the hash
+    empty_lists: dict[tuple[str, tuple[str, ...]], list[list[Any]]] = field(default_factory=dict)
     leftover: GraphRows = field(default_factory=GraphRows)  # rows CSV cannot carry exactly
+    digests: dict[str, str] = field(default_factory=dict)  # paper key -> digest Cypher sets after `leftover`
+    nodes: Counter[str] = field(default_factory=Counter)  # rows written per label (CSV and Cypher)
+    rels: Counter[str] = field(default_factory=Counter)  # rows written per relationship type
+
+    def merge(self, other: ImportFiles) -> None:
+        """Add another writer's files and leftovers to these."""
+        self.arguments += other.arguments
+        for group, rows in other.empty_lists.items():
+            self.empty_lists.setdefault(group, []).extend(rows)
+        for label, node_rows in other.leftover.nodes.items():
+            self.leftover.nodes[label].extend(node_rows)
+        for rel_group, rel_rows in other.leftover.rels.items():
+            self.leftover.rels[rel_group].extend(rel_rows)
+        self.digests.update(other.digests)
+        self.nodes.update(other.nodes)
+        self.rels.update(other.rels)
 
 
-def _value_type(value: Any) -> str | None:
-    """The CSV column type of a property value ('' for an empty list), None when CSV cannot carry it exactly."""
+def _cell(value: Any) -> tuple[str, str] | None:
+    """A property value's CSV type ('' for an empty list) and field text, None when CSV cannot carry it exactly."""
     kind = type(value)
+    if kind is str:
+        return None if _breaks(value) else ("string", value)
     if kind is list:
-        if not value:
-            return ""
-        element = _CSV_TYPES.get(type(value[0]))
-        if element is None or any(type(item) is not type(value[0]) for item in value):
-            return None
-        if element == "string" and ("" in value or _breaks("".join(value))):
-            return None
-        return element + "[]"
-    found = _CSV_TYPES.get(kind)
-    if (found == "string" and _breaks(value)) or (found == "double" and not math.isfinite(value)) \
-            or (found == "long" and value not in _LONG):
+        return _list_cell(value)
+    if kind is float:
+        return ("double", repr(value)) if math.isfinite(value) else None
+    if kind is int:
+        return ("long", str(value)) if value in _LONG else None
+    if kind is bool:
+        return "boolean", "true" if value else "false"
+    return None
+
+
+def _list_cell(value: list[Any]) -> tuple[str, str] | None:
+    """A list property's CSV type ('' when empty) and field text, None when CSV cannot carry it exactly: mixed
+    or unknown types, an empty string or one with a line break or the delimiter, a number out of range."""
+    if not value:
+        return "", ""
+    types = set(map(type, value))
+    first = types.pop()
+    name = _CSV_TYPES.get(first)
+    if name is None or types:
         return None
-    return found
+    if first is str:
+        text = ARRAY_DELIMITER.join(value)
+        if "" in value or "\n" in text or "\r" in text or text.count(ARRAY_DELIMITER) != len(value) - 1:
+            return None
+    elif first is float:
+        if not all(map(math.isfinite, value)):
+            return None
+        text = ARRAY_DELIMITER.join(map(repr, value))
+    elif first is int:
+        if min(value) not in _LONG or max(value) not in _LONG:
+            return None
+        text = ARRAY_DELIMITER.join(map(str, value))
+    else:
+        text = ARRAY_DELIMITER.join(["true" if item else "false" for item in value])
+    return name + "[]", text
 
 
 def _breaks(text: str) -> bool:
@@ -71,101 +123,189 @@ def _breaks(text: str) -> bool:
     return "\n" in text or "\r" in text or ARRAY_DELIMITER in text
 
 
-def _field(value: Any) -> Any:
-    """A property value as its CSV field."""
-    if type(value) is list:
-        return ARRAY_DELIMITER.join(_field(item) if type(item) is bool else str(item) for item in value)
-    if type(value) is bool:
-        return "true" if value else "false"
-    return value
+def _cells(props: dict[str, Any]) -> Cells | None:
+    """Each property as (name, CSV type, field text), None if one cannot go in CSV."""
+    cells = []
+    for name, value in props.items():
+        cell = _cell(value)
+        if cell is None:
+            return None
+        cells.append((name, cell[0], cell[1]))
+    return cells
+
+
+def _line(texts: list[str]) -> str:
+    """One CSV line, every field quoted."""
+    return '"' + '","'.join([text.replace('"', '""') for text in texts]) + '"\n'
 
 
 class _CsvFiles:
     """One CSV file per (label or relationship group, columns and their types), opened on first use."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.open: dict[tuple[Any, ...], tuple[IO[str], Any]] = {}
+    def __init__(self, folder: Path, prefix: str) -> None:
+        self.folder, self.prefix = folder, prefix
+        self.open: dict[tuple[Any, ...], IO[str]] = {}
         self.files = ImportFiles()
 
-    def writer(self, option: str, name: str, header: list[str], signature: tuple[Any, ...]) -> Any:
-        """The csv writer for rows of this signature (its file and header made the first time)."""
-        if signature not in self.open:
-            path = self.folder / f"{len(self.open):05d}.csv"
-            handle = path.open("w", encoding="utf8", newline="")
-            writer = csv.writer(handle, quoting=csv.QUOTE_ALL, lineterminator="\n")
-            writer.writerow(header)
-            self.open[signature] = (handle, writer)
+    def write(self, option: str, name: str, signature: tuple[Any, ...], texts: list[str],
+              header: Callable[[], list[str]]) -> None:
+        """Write one row to the file of its signature (made with its header the first time)."""
+        handle = self.open.get(signature)
+        if handle is None:
+            path = self.folder / f"{self.prefix}{len(self.open):05d}.csv"
+            handle = self.open[signature] = path.open("w", encoding="utf8", newline="", buffering=1 << 20)
+            handle.write(_line(header()))
             self.files.arguments.append(f"--{option}={name}={path}")
-        return self.open[signature][1]
+        handle.write(_line(texts))
 
     def close(self) -> ImportFiles:
         """Close every file; the files made."""
-        for handle, _ in self.open.values():
+        for handle in self.open.values():
             handle.close()
         return self.files
 
 
-def write_import_files(rows: GraphRows, folder: Path, *, push: int) -> ImportFiles:
-    """The rows (one per key and per pair of ends: folded as a push folds them) as CSV files in `folder`."""
-    files = _CsvFiles(folder)
-    for label, label_rows in rows.nodes.items():
-        for row in label_rows:
-            _node_row(files, label, row, push)
-    left = {row["key"] for label_rows in files.files.leftover.nodes.values() for row in label_rows}
-    for group, group_rows in rows.rels.items():
-        for row in group_rows:
-            if row["source"] in left or row["target"] in left:  # its end is created by Cypher, so it is too
-                files.files.leftover.rels[group].append(row)
+@dataclass
+class _Nodes:
+    """Every node's properties (one per label and key: the last, as a push folds them) with its node and
+    cells, made once before the writers fork; the keys whose rows CSV cannot carry; each node's writer."""
+
+    props: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]]
+    left: set[str]
+    share: dict[Any, int]
+
+
+def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
+    """The node properties, the keys left to Cypher, and each node's writer (by its key's hash)."""
+    over_time = trend_properties(graph)
+    found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
+    share = {}
+    for node, attrs in graph.nodes(data=True):
+        props = node_properties(graph, node, attrs, over_time)
+        found[attrs["label"]][props["key"]] = (node, props, _cells(props))
+        share[node] = hash(props["key"]) % writers
+    left = {key for label_props in found.values() for key, (_, _, cells) in label_props.items() if cells is None}
+    return _Nodes(dict(found), left, share)
+
+
+def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None) -> ImportFiles:
+    """The graph's rows (one per key and per pair of ends: folded as a push folds them) and paper digests as
+    CSV files in `folder`, by `writers` processes (default: one per core, at most four)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        writers = 1
+    writers = writers or max(1, min(os.cpu_count() or 1, _MAX_WRITERS))
+    nodes = _nodes(graph, writers)
+    children = []
+    gc.freeze()  # the forked writers then share the graph's pages instead of copying them as they count references
+    try:
+        for part in range(1, writers):
+            context = multiprocessing.get_context("fork")
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_write_share, args=(send, graph, nodes, folder, push, part), daemon=True)
+            child.start()
+            send.close()
+            children.append((child, receive))
+        files = _share_files(graph, nodes, folder, push, 0)
+        for child, receive in children:
+            outcome = receive.recv()
+            child.join()
+            if isinstance(outcome, tuple):
+                raise PaperkgError(*outcome)
+            files.merge(outcome)
+    finally:
+        gc.unfreeze()
+        for child, _ in children:
+            if child.is_alive():
+                child.kill()
+    return files
+
+
+def _write_share(send: Any, graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> None:
+    """A forked writer: its share's files sent back, or the error's message and exit code."""
+    try:
+        send.send(_share_files(graph, nodes, folder, push, part))
+    except PaperkgError as error:
+        send.send((str(error), error.code))
+    except Exception as error:  # noqa: BLE001 -- the parent reports it as the push's error
+        send.send((f"--bulk-import: writing the CSV files failed: {error!r}", ExitCode.SERVER))
+    finally:
+        send.close()
+
+
+def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:
+    """The relationships leaving the nodes of writer `part`, then those nodes with their digests, as CSV files
+    (a paper's relationships are its writer's, so it knows whether Cypher writes any of them)."""
+    files = _CsvFiles(folder, f"{part}-")
+    found = files.files
+    rels: dict[tuple[str, str, str], dict[tuple[Any, Any], dict[str, Any]]] = defaultdict(dict)
+    mine = [node for node in graph if nodes.share[node] == part]  # in the graph's order, as a push folds rows
+    for source, target, key, attrs in graph.edges(mine, keys=True, data=True):
+        group, row = rel_row(graph, source, target, key, attrs)
+        rels[group][row["source"], row["target"]] = row
+    later = set(nodes.left)  # nodes whose hash or digest waits for Cypher's rows
+    for group, group_rows in rels.items():
+        found.rels[group[0]] += len(group_rows)
+        for row in group_rows.values():
+            if not _rel_line(files, group, row, push, nodes.left):
+                found.leftover.rels[group].append(row)
+                later.add(row["source"])
+    for label, label_props in nodes.props.items():
+        for key, (node, props, cells) in label_props.items():
+            if nodes.share[node] != part:
+                continue
+            found.nodes[label] += 1
+            row = {"key": key, "props": props, "hash": props_hash(props)}
+            digest = paper_digest(graph, node, graph.nodes[node])[1] if label == PAPER else None
+            if digest is not None and key in later:
+                found.digests[key] = digest
+                digest = None
+            if cells is None:
+                found.leftover.nodes[label].append(row)
             else:
-                _rel_row(files, group, row, push)
+                _node_line(files, found, label, row, cells, push, digest)
     return files.close()
 
 
-def _typed_columns(props: dict[str, Any]) -> list[tuple[str, str]] | None:
-    """(name, CSV type) of each property ('' for an empty list), None if one cannot go in CSV."""
-    columns = [(name, _value_type(value)) for name, value in props.items()]
-    return None if any(kind is None for _, kind in columns) else columns  # type: ignore[return-value]
+def _node_line(files: _CsvFiles, found: ImportFiles, label: str, row: dict[str, Any], cells: Cells, push: int,
+               digest: str | None) -> None:
+    """One node row into its label's CSV file; its empty lists (and then its hash and digest) left to Cypher."""
+    kept = [(name, kind, text) for name, kind, text in cells if kind]
+    empty = tuple(name for name, kind, _ in cells if not kind)
+    if empty:
+        found.empty_lists.setdefault((label, empty), []).append([row["key"], row["hash"], digest])
+        digest = None
+    columns = tuple((name, kind) for name, kind, _ in kept)
+    texts = [text for _, _, text in kept] + _stamps(row, push, complete=not empty)
+    if digest is not None:
+        texts.append(digest)
+    files.write("nodes", label, (label, columns, digest is None), texts, lambda: _node_header(label, columns, digest))
 
 
-def _stamp_fields(row: dict[str, Any], names: list[str], push: int, complete: bool = True) -> list[Any]:
+def _node_header(label: str, columns: tuple[tuple[str, str], ...], digest: str | None) -> list[str]:
+    """The header of a node file: the key as the label's ID, typed properties, stamps, the digest if carried."""
+    return ([f"key:ID({label})" if name == "key" else f"{name}:{kind}" for name, kind in columns] + _STAMP_HEADER
+            + ([f"{DIGEST}:string"] if digest is not None else []))
+
+
+def _rel_line(files: _CsvFiles, group: tuple[str, str, str], row: dict[str, Any], push: int, left: set[str]) -> bool:
+    """One relationship row into its group's CSV file; False (nothing written) when Cypher must write it: a
+    value CSV cannot carry, an empty list, or an end that Cypher creates."""
+    rel_type, source, target = group
+    cells = _cells(row["props"])
+    if cells is None or row["source"] in left or row["target"] in left or any(not kind for _, kind, _ in cells):
+        return False
+    columns = tuple((name, kind) for name, kind, _ in cells)
+    files.write("relationships", rel_type, (group, columns),
+                [str(row["source"]), str(row["target"])] + [text for _, _, text in cells] + _stamps(row, push),
+                lambda: [f":START_ID({source})", f":END_ID({target})"]
+                + [f"{name}:{kind}" for name, kind in columns] + _STAMP_HEADER)
+    return True
+
+
+def _stamps(row: dict[str, Any], push: int, complete: bool = True) -> list[str]:
     """first_push, last_push, paperkg_hash and paperkg_keys (sorted) of a row; a row Cypher completes
     carries a hash no row has until then, so a push cut short before that rewrites it."""
-    return [push, push, row["hash"] if complete else PENDING, ARRAY_DELIMITER.join(sorted(names))]
-
-
-_STAMP_HEADER = ["first_push:long", "last_push:long", "paperkg_hash:string", "paperkg_keys:string[]"]
-
-
-def _node_row(files: _CsvFiles, label: str, row: dict[str, Any], push: int) -> None:
-    """One node row into its label's CSV file (or left for Cypher)."""
-    props = row["props"]
-    columns = _typed_columns(props)
-    if columns is None:
-        files.files.leftover.nodes[label].append(row)
-        return
-    empty: dict[str, Any] = {name: [] for name, kind in columns if kind == ""}
-    if empty:
-        files.files.empty_lists.setdefault(label, []).append({"key": row["key"],
-                                                              "props": {**empty, HASH: row["hash"]}})
-    kept = [(name, kind) for name, kind in columns if kind]
-    header = [f"key:ID({label})" if name == "key" else f"{name}:{kind}" for name, kind in kept] + _STAMP_HEADER
-    values = [_field(props[name]) for name, _ in kept] + _stamp_fields(row, list(props), push, not empty)
-    files.writer("nodes", label, header, (label, tuple(kept))).writerow(values)
-
-
-def _rel_row(files: _CsvFiles, group: tuple[str, str, str], row: dict[str, Any], push: int) -> None:
-    """One relationship row into its group's CSV file (or left for Cypher)."""
-    rel_type, source, target = group
-    props = row["props"]
-    columns = _typed_columns(props)
-    if columns is None or any(kind == "" for _, kind in columns):
-        files.files.leftover.rels[group].append(row)
-        return
-    header = [f":START_ID({source})", f":END_ID({target})"] + [f"{name}:{kind}" for name, kind in columns]
-    values = [row["source"], row["target"]] + [_field(props[name]) for name, _ in columns]
-    files.writer("relationships", rel_type, header + _STAMP_HEADER, (group, tuple(columns))).writerow(
-        values + _stamp_fields(row, list(props), push))
+    return [str(push), str(push), row["hash"] if complete else PENDING, ARRAY_DELIMITER.join(sorted(row["props"]))]
 
 
 @dataclass(frozen=True)

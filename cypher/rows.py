@@ -76,8 +76,13 @@ def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
     """The evidence items of one edge as parallel list properties (evidence_papers, ...); compact items
     turned into dicts once rather than looked up field by field."""
     items = [item.to_dict() if isinstance(item, CompactEvidence) else item for item in evidence]
-    return {prop: [missing if item.get(key) is None else kind(item[key]) for item in items]
-            for key, (prop, kind, missing) in EVIDENCE_FIELDS.items()}
+    lists = {}
+    for key, (prop, kind, missing) in EVIDENCE_FIELDS.items():
+        values = [item.get(key) for item in items]
+        if not values or set(map(type, values)) != {kind}:  # a missing field or another type: each one converted
+            values = [missing if value is None else kind(value) for value in values]
+        lists[prop] = values
+    return lists
 
 
 def _label_of(graph: nx.MultiDiGraph, node: Any) -> str:
@@ -110,21 +115,41 @@ def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) ->
     for node, attrs in graph.nodes(data=True):
         label = _label_of(graph, node)
         if papers is None or label != PAPER or node in papers:
-            props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
-            props.update(over_time.get(node, {}))
-            props["key"] = node_key(graph, node)
-            rows.nodes[label].append({"key": props["key"], "props": props, "hash": props_hash(props)})
+            rows.nodes[label].append(node_row(graph, node, attrs, over_time))
     for source, target, key, attrs in graph.edges(keys=True, data=True):
         if papers is not None and source not in papers and graph.nodes[source].get("label") == PAPER:
             continue
-        rel_type = _type_of(source, target, key, attrs)
-        group = (rel_type, _label_of(graph, source), _label_of(graph, target))
-        props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
-        props.update(evidence_lists(attrs.get("evidence") or []))
-        rows.rels[group].append({"source": graph.nodes[source].get("key", source),
-                                 "target": graph.nodes[target].get("key", target),
-                                 "props": props, "hash": props_hash(props)})
+        group, row = rel_row(graph, source, target, key, attrs)
+        rows.rels[group].append(row)
     return rows
+
+
+def node_row(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
+             over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One node's row: its key, properties (with its trend properties from `over_time`) and their hash."""
+    props = node_properties(graph, node, attrs, over_time)
+    return {"key": props["key"], "props": props, "hash": props_hash(props)}
+
+
+def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
+                    over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One node's properties: its attributes, its trend properties from `over_time`, its key."""
+    props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
+    props.update(over_time.get(node, {}))
+    props["key"] = node_key(graph, node)
+    return props
+
+
+def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,
+            attrs: dict[str, Any]) -> tuple[tuple[str, str, str], dict[str, Any]]:
+    """One edge's (type, source label, target label) and row: its ends' keys, properties (evidence as
+    parallel lists) and their hash."""
+    rel_type = _type_of(source, target, key, attrs)
+    group = (rel_type, _label_of(graph, source), _label_of(graph, target))
+    props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
+    props.update(evidence_lists(attrs.get("evidence") or []))
+    return group, {"source": graph.nodes[source].get("key", source), "target": graph.nodes[target].get("key", target),
+                   "props": props, "hash": props_hash(props)}
 
 
 def node_key(graph: nx.MultiDiGraph, node: Any) -> str:
@@ -171,13 +196,14 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
     evidence), taken from the graph as it is (no rows built): equal digests, equal rows for the paper and
     its relationships, which a re-push then skips unread. Rows are a function of exactly these values, so
     a digest that differs only in form (1 for 1.0) costs a row-by-row comparison, never a missed change."""
-    digests = {}
-    for node, attrs in graph.nodes(data=True):
-        if attrs.get("label") != PAPER:
-            continue
-        edges = sorted([_type_of(node, target, key, data), node_key(graph, target), _label_of(graph, target),
-                        sorted(data.items(), key=_first)] for _, target, key, data
-                       in graph.out_edges(node, keys=True, data=True))
-        text = json.dumps([sorted(attrs.items(), key=_first), edges], ensure_ascii=False, default=_any_json)
-        digests[node] = (node_key(graph, node), hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest())
-    return digests
+    return {node: paper_digest(graph, node, attrs) for node, attrs in graph.nodes(data=True)
+            if attrs.get("label") == PAPER}
+
+
+def paper_digest(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any]) -> tuple[str, str]:
+    """One paper node's key and digest (see paper_digests)."""
+    edges = sorted([_type_of(node, target, key, data), node_key(graph, target), _label_of(graph, target),
+                    sorted(data.items(), key=_first)] for _, target, key, data
+                   in graph.out_edges(node, keys=True, data=True))
+    text = json.dumps([sorted(attrs.items(), key=_first), edges], ensure_ascii=False, default=_any_json)
+    return node_key(graph, node), hashlib.blake2b(text.encode("utf8"), digest_size=12).hexdigest()

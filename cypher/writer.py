@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import networkx as nx
-from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.bulk_import import LocalServer, write_import_files
+from paperkg.cypher.bulk_import import ImportFiles, LocalServer, write_import_files
 from paperkg.cypher.changes import DIGEST_PROPERTY, HASH_PROPERTY, Changes, all_rows, changed_rows
 from paperkg.cypher.library import schema_statements
 from paperkg.cypher.rows import NODE_LABELS, PAPER, REL_TYPES, GraphRows, graph_counts, graph_rows, node_key
@@ -91,7 +91,9 @@ RETURN seq
 _CLEAR_DIGESTS = f"UNWIND $rows AS key MATCH (p:{PAPER} {{key: key}}) REMOVE p.{DIGEST_PROPERTY}"
 _SET_DIGESTS = f"UNWIND $rows AS row MATCH (p:{PAPER} {{key: row[0]}}) SET p.{DIGEST_PROPERTY} = row[1]"
 _COUNT_ALL_NODES = "MATCH (n) RETURN count(n) AS nodes"
-_SET_PROPERTIES = "UNWIND $rows AS row MATCH (n:{label} {{key: row.key}}) SET n += row.props"
+# The nodes whose empty lists the importer dropped: the lists, then the hash they carry and a paper's digest.
+_COMPLETE_NODES = (f"UNWIND $rows AS row MATCH (n:{{label}} {{{{key: row[0]}}}}) "
+                   f"SET n += $empty, n.{HASH_PROPERTY} = row[1], n.{DIGEST_PROPERTY} = row[2]")
 _FINISH_PUSH = f"MATCH (p:{PUSH_LABEL} {{seq: $push}}) SET p.completed_at = datetime()"
 # Only what carries paperkg's marker (its hash property): another application's nodes and relationships
 # under the same labels stay. Relationships first, then nodes: one DETACH DELETE batch that holds the
@@ -220,12 +222,19 @@ def open_driver(target: Neo4jTarget, retry_hint: str = "") -> Iterator[Driver]:
             yield driver
 
 
-def apply_schema(driver: Driver, database: str) -> None:
-    """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online."""
+def apply_schema(driver: Driver, database: str, *, wait: bool = True) -> None:
+    """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online (`wait`; a
+    uniqueness constraint is online once created, as the server checks it then, so MERGE can use it anyway)."""
     with driver.session(database=database) as session:
         for statement in schema_statements():
             session.run(statement).consume()
-        session.run("CALL db.awaitIndexes(300)").consume()
+        if wait:
+            await_indexes(session)
+
+
+def await_indexes(session: Session) -> None:
+    """Wait until every index is online."""
+    session.run("CALL db.awaitIndexes(300)").consume()
 
 
 def delete_paperkg_nodes(driver: Driver, database: str, batch_size: int) -> None:
@@ -250,9 +259,9 @@ def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, graph: nx.MultiDiG
                                ExitCode.SERVER)
 
 
-def _run_batch(tx: ManagedTransaction, query: str, rows: list[Any], push: int) -> None:
-    """One batch in one managed transaction."""
-    tx.run(query, rows=rows, push=push).consume()
+def _run_batch(tx: ManagedTransaction, query: str, rows: list[Any], push: int, **params: Any) -> None:
+    """One batch in one managed transaction (`params`: the query's other parameters)."""
+    tx.run(query, rows=rows, push=push, **params).consume()
 
 
 def _batches(rows: list[Any], size: int) -> Iterator[list[Any]]:
@@ -327,11 +336,12 @@ def _write_batches(driver: Driver, database: str, work: list[tuple[str, list[dic
                     on_batch(len(batch))
 
 
-def _run_batched(driver: Driver, database: str, query: str, rows: list[Any], batch_size: int) -> None:
-    """One query over `rows`, one managed write transaction per batch."""
+def _run_batched(driver: Driver, database: str, query: str, rows: list[Any], batch_size: int,
+                 **params: Any) -> None:
+    """One query over `rows`, one managed write transaction per batch (`params`: its other parameters)."""
     with driver.session(database=database) as session:
         for batch in _batches(rows, batch_size):
-            session.execute_write(_run_batch, query, batch, 0)
+            session.execute_write(_run_batch, query, batch, 0, **params)
 
 
 def _write_changes(driver: Driver, database: str, changes: Changes, push: int, fresh: bool,
@@ -362,6 +372,18 @@ def read_counts(driver: Driver, database: str, counts: Counts, push: int,
 
     return ([row("node", label, node_sent.get(label, 0), changes.same_nodes[label]) for label in NODE_LABELS],
             [row("rel", kind, rel_sent.get(kind, 0), changes.same_rels[kind]) for kind in REL_TYPES])
+
+
+def read_totals(driver: Driver, database: str, counts: Counts) -> tuple[list[CountRow], list[CountRow]]:
+    """Per label and per relationship type: sent, and on the server in total, which is also what a push into
+    an empty database (the bulk import) left there."""
+    node_sent, rel_sent = counts
+    with driver.session(database=database) as session:
+        totals = {(r["kind"], r["name"]): r["total"] for r in session.run(_COUNT_TOTALS)}
+    return ([CountRow(label, node_sent.get(label, 0), totals.get(("node", label), 0), totals.get(("node", label), 0))
+             for label in NODE_LABELS],
+            [CountRow(kind, rel_sent.get(kind, 0), totals.get(("rel", kind), 0), totals.get(("rel", kind), 0))
+             for kind in REL_TYPES])
 
 
 def _stamped_counts(session: Any, labels: list[str], types: list[str], push: int) -> dict[tuple[str, str], int]:
@@ -395,11 +417,11 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
     began = time.perf_counter()
     counts = graph_counts(graph)
     if bulk_import is not None:
-        push, changes = bulk_load(graph, target, bulk_import, source, on_batch)
-        written = sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values())
+        push, files = bulk_load(graph, target, bulk_import, source, on_batch, counts)
         with open_driver(target) as driver:
-            nodes, rels = read_counts(driver, target.database, counts, push, changes)
-        return _checked(PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written), target)
+            nodes, rels = read_totals(driver, target.database, counts)
+        return _checked(PushReport(push, nodes, rels, time.perf_counter() - began,
+                                   rows_written=sum(files.nodes.values()) + sum(files.rels.values())), target)
     with open_driver(target, "; a push cut short is completed by pushing again") as driver:
         apply_schema(driver, target.database)
         refuse_foreign_nodes(driver, target, graph)
@@ -431,10 +453,10 @@ def _checked(report: PushReport, target: Neo4jTarget) -> PushReport:
 
 
 def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: str,
-              on_batch: Callable[[int], None] | None = None) -> tuple[int, Changes]:
-    """The first push into the empty database of the local server run from `home`: the rows as CSV,
-    the server stopped, `neo4j-admin database import`, the server started, then by Cypher the schema,
-    the push record, what CSV cannot carry and the paper digests. Returns the push and what it wrote."""
+              on_batch: Callable[[int], None] | None = None, counts: Counts | None = None) -> tuple[int, ImportFiles]:
+    """The first push into the empty database of the local server run from `home`: the server stopped
+    while the graph is written as CSV, `neo4j-admin database import`, the server started, then by Cypher
+    the schema, the push record and what CSV cannot carry. Returns the push and the files' account."""
     server = LocalServer(home)
     server.check(target.uri)
     with open_driver(target) as driver, driver.session(database=target.database) as session:
@@ -442,29 +464,35 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
     if held:
         raise PaperkgError(f"--bulk-import loads only into an empty database, and {_describe(target)} holds "
                            f"{held} nodes: push without --bulk-import, or empty the database first.", ExitCode.USAGE)
-    changes = all_rows(graph, distinct_rows(graph_rows(graph)))
     log.info("bulk import: stopping the server in %s while the CSV files are written, importing, starting it", home)
+    began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperkg-import-", dir=home) as folder:
         stopping = server.stop()
         try:
-            files = write_import_files(changes.rows, Path(folder), push=1)
+            files = write_import_files(graph, Path(folder), push=1)
+            log.info("bulk import: CSV files written at %.1f s", time.perf_counter() - began)
             server.stopped(stopping)
             server.import_files(target.database, files, Path(folder) / "import.report")
+            log.info("bulk import: imported at %.1f s", time.perf_counter() - began)
         finally:
             stopping.wait()
             server.start(target.uri, (target.user, target.password), target.database)
+            log.info("bulk import: server started at %.1f s", time.perf_counter() - began)
     with open_driver(target) as driver:
-        apply_schema(driver, target.database)
-        push = start_push(driver, target.database, graph_counts(graph), source)
+        apply_schema(driver, target.database, wait=False)  # the other indexes populate while Cypher writes
+        push = start_push(driver, target.database, counts or graph_counts(graph), source)
         if push != 1:
             raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
                                ExitCode.SERVER)
         if on_batch:
-            on_batch(sum(changes.rows.node_counts().values()) + sum(changes.rows.rel_counts().values()))
-        for label, label_rows in files.empty_lists.items():
-            _run_batched(driver, target.database, _SET_PROPERTIES.format(label=label), label_rows,
-                         CREATE_BATCH_SIZE)
-        _write_changes(driver, target.database, Changes(files.leftover, digests=changes.digests), push, True,
+            on_batch(sum(files.nodes.values()) + sum(files.rels.values()))
+        for (label, empty), label_rows in files.empty_lists.items():
+            _run_batched(driver, target.database, _COMPLETE_NODES.format(label=label), label_rows, CREATE_BATCH_SIZE,
+                         empty=dict.fromkeys(empty, []))
+        _write_changes(driver, target.database, Changes(files.leftover, digests=files.digests), push, True,
                        None, None)
         finish_push(driver, target.database, push)
-    return push, changes
+        with driver.session(database=target.database) as session:
+            await_indexes(session)
+    log.info("bulk import: Cypher's rows written, indexes online at %.1f s", time.perf_counter() - began)
+    return push, files

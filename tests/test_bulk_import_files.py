@@ -1,29 +1,36 @@
 """The CSV files of `push --bulk-import` (no server): typed headers, one type per column, values CSV cannot
-carry exactly left to Cypher with every relationship touching them, empty lists set afterwards."""
+carry exactly left to Cypher with every relationship touching them, empty lists set afterwards, paper digests
+in the files unless Cypher writes some of the paper's rows; the same files from one writer or several."""
 from __future__ import annotations
 
 import csv
 
+import pytest
 from graph_fixtures import sample_records
 from neo4j_fixtures import replicate
 
 from paperkg.cypher.bulk_import import ARRAY_DELIMITER, PENDING, write_import_files
-from paperkg.cypher.rows import graph_rows
+from paperkg.cypher.rows import paper_digests
 
 
-def test_import_files_type_every_column_and_leave_what_csv_cannot_carry_to_cypher(tmp_path):
+@pytest.mark.parametrize("writers", [1, 3])
+def test_import_files_type_every_column_and_leave_what_csv_cannot_carry_to_cypher(tmp_path, writers):
     graph = replicate(sample_records(), 2)
     papers = [node for node, data in graph.nodes(data=True) if data["label"] == "Paper"]
     graph.nodes[papers[0]].update(title="two\nlines")
     graph.nodes[papers[1]].update(authors=[], open_access=True, venue='say "hi"; bye')
-    rows = graph_rows(graph)
-    files = write_import_files(rows, tmp_path, push=7)
+    graph.nodes[papers[2]].update(authors=["A. Author"])
+    files = write_import_files(graph, tmp_path, push=7, writers=writers)
 
     assert [row["key"] for row in files.leftover.nodes["Paper"]] == [papers[0]]
     assert {row["source"] for group in files.leftover.rels.values() for row in group} == {papers[0]}
     assert sum(map(len, files.leftover.rels.values())) == graph.out_degree(papers[0])
-    pending = {row["key"]: row["props"] for row in files.empty_lists["Paper"]}
-    assert pending[papers[1]]["authors"] == [] and len(pending[papers[1]]["paperkg_hash"]) == 24
+    assert sum(files.nodes.values()) == graph.number_of_nodes() and sum(files.rels.values()) == graph.number_of_edges()
+    digests = dict(paper_digests(graph).values())
+    assert files.digests == {papers[0]: digests[papers[0]]}
+    pending = {key: (hash_, digest) for (label, empty), rows in files.empty_lists.items() for key, hash_, digest in rows
+               if label == "Paper" and empty == ("authors",)}
+    assert len(pending[papers[1]][0]) == 24 and pending[papers[1]][1] == digests[papers[1]]
 
     written = {}
     for argument in files.arguments:
@@ -42,3 +49,6 @@ def test_import_files_type_every_column_and_leave_what_csv_cannot_carry_to_cyphe
     assert second["first_push:long"] == second["last_push:long"] == "7"
     assert "authors" in second["paperkg_keys:string[]"].split(ARRAY_DELIMITER)
     assert papers[0] not in written
+    third = written[papers[2]]
+    assert third["paperkg_digest:string"] == digests[papers[2]] and third["paperkg_hash:string"] != PENDING
+    assert third["authors:string[]"] == "A. Author"
