@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from concurrent.futures import Executor
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -298,31 +296,30 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
                        steps: dict[str, float]) -> None:
     """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`.
 
-    With --jobs 2 or more the entity map's layout (NumPy, most of the views' time) runs in a worker
-    process while this one writes GraphML and JSON; the worker gets only the map's nodes and links.
+    With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) a forked
+    copy of this process writes GraphML and JSON while this one renders the views: about the same
+    time each, on the two cores.
     """
-    from paperkg.graph import exports
-    from paperkg.viz.views import start_views
+    from paperkg.orchestrate.forked import run_forked
+    from paperkg.orchestrate.parallel import second_process_pays
+    from paperkg.viz.views import render_views
 
-    began = time.perf_counter()
-    with _layout_pool(options.extract.jobs, graph) as layouts:
-        views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
-        planned = time.perf_counter() - began
+    def exports() -> dict[str, float]:
+        from paperkg.graph import exports
+
+        timed = {}
         for name, write in ((GRAPHML, exports.write_graphml), (JSON, exports.write_json)):
             began = time.perf_counter()
             write(graph, folder / name)
-            steps[name] = time.perf_counter() - began
+            timed[name] = time.perf_counter() - began
+        return timed
+
+    fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
+    with run_forked(exports, f"writing {GRAPHML} and {JSON}", fork) as written:
         began = time.perf_counter()
-        views.finish()
-    steps["views"] = planned + time.perf_counter() - began
-
-
-def _layout_pool(jobs: int | None, graph: nx.MultiDiGraph) -> AbstractContextManager[Executor | None]:
-    """One worker process for the map's layout when --jobs asks for two or more (without --jobs: when
-    the machine has cores to spare and the graph is big enough), else none."""
-    from paperkg.orchestrate.parallel import layout_worker_pays, one_worker_pool
-
-    return one_worker_pool() if layout_worker_pays(jobs, graph.number_of_nodes()) else nullcontext()
+        render_views(graph, folder, replace(options.view, title=title))
+        steps["views"] = time.perf_counter() - began
+        steps.update(written.result())
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:
