@@ -64,7 +64,8 @@ def _killed() -> None:
 
 
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
-    with pytest.raises(PaperkgError, match=r"^the process writing graph.graphml was killed by signal 9 .*--jobs 1\.$"), \
+    killed = r"^the process writing graph.graphml was killed by signal 9 .*--jobs 1\.$"
+    with pytest.raises(PaperkgError, match=killed), \
             run_forked(_killed, "writing graph.graphml", fork=True) as pending:
         pending.result()
 
