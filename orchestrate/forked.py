@@ -52,7 +52,7 @@ class Pending(Generic[T]):
                                ExitCode.FAILED)
         kind, value = pickle.loads(payload)
         if kind == "result":
-            return value  # type: ignore[no-any-return]
+            return value
         if kind == "paperkg":
             raise PaperkgError(value[0], ExitCode(value[1]))
         raise value
