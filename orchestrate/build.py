@@ -8,6 +8,7 @@ outputs as they were, or the new ones complete.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from rich.console import Console
 
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
+from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
@@ -117,8 +118,9 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(staged.files, staged.earlier_inputs)
-        _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
-        manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
+        exported = _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
+        files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
+        manifest = Manifest(files={name: files[name] for name in OUTPUTS}, inputs=inputs,
                             papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
     summary.build_id, summary.papers_total, summary.graph = manifest.build_id, manifest.papers, graph
@@ -293,18 +295,19 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
 
 
 def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
-                       steps: dict[str, float]) -> None:
-    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`.
+                       steps: dict[str, float]) -> dict[str, FileEntry]:
+    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`; returns the
+    manifest entries of graph.graphml and graph.json (flushed to disk and digested after writing).
 
     With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) a forked
-    copy of this process writes GraphML and JSON while this one renders the views: about the same
-    time each, on the two cores.
+    copy of this process writes, flushes and digests GraphML and JSON while this one renders the
+    views: about the same time each, on the two cores.
     """
     from paperkg.orchestrate.forked import run_forked
     from paperkg.orchestrate.parallel import second_process_pays
     from paperkg.viz.views import render_views
 
-    def exports() -> dict[str, float]:
+    def exports() -> tuple[dict[str, float], dict[str, FileEntry]]:
         from paperkg.graph import exports
 
         timed = {}
@@ -312,14 +315,25 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
             began = time.perf_counter()
             write(graph, folder / name)
             timed[name] = time.perf_counter() - began
-        return timed
+        return timed, _flushed(folder, [GRAPHML, JSON])
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
     with run_forked(exports, f"writing {GRAPHML} and {JSON}", fork) as written:
         began = time.perf_counter()
         render_views(graph, folder, replace(options.view, title=title))
         steps["views"] = time.perf_counter() - began
-        steps.update(written.result())
+        timed, entries = written.result()
+    steps.update(timed)
+    return entries
+
+
+def _flushed(folder: Path, names: list[str]) -> dict[str, FileEntry]:
+    """The files' manifest entries, their data on disk first (so that the commit, which syncs every
+    output, finds nothing left to write of them)."""
+    for name in names:
+        with open(folder / name, "rb") as handle:
+            os.fsync(handle.fileno())
+    return describe_files(folder, names)
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:

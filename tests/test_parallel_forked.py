@@ -1,9 +1,11 @@
 """A build step in a forked copy of the build (orchestrate/forked.py): its result and its errors come back
-as the build would raise them, and the copy never outlives the build or a failed block."""
+as the build would raise them, and the copy never outlives the build or a failed block.
+
+Each case runs in a fresh interpreter: the copy is forked only while no other thread runs, and other
+tests leave threads in this one."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -11,10 +13,59 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.orchestrate.forked import run_forked
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and the parent-death signal")
+
+PROBE = r'''
+import os, signal, sys, time
+from paperkg.core.errors import PaperkgError, ExitCode
+from paperkg.orchestrate.forked import run_forked
+
+def refuse():
+    raise PaperkgError("out/graph.graphml: no space left on the device.", ExitCode.FAILED)
+
+def fail():
+    raise ValueError("a bug in the writer")
+
+def killed():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+def nap():
+    time.sleep(600)
+
+def report(step):
+    try:
+        with run_forked(step, "writing graph.graphml", fork=True) as pending:
+            copy = pending.pid
+            print("forked", copy is not None, flush=True)
+            print("result", pending.result() == copy != os.getpid() if step is os.getpid else pending.result())
+    except PaperkgError as error:
+        print(f"PaperkgError {int(error.code)} {error}")
+    except Exception as error:
+        print(f"{type(error).__name__} {error}")
+
+case = sys.argv[1]
+if case == "left":
+    try:
+        with run_forked(nap, "sleeping", fork=True) as pending:
+            copy = pending.pid
+            raise RuntimeError("the views failed")
+    except RuntimeError:
+        print("copy", copy, pending.pid)
+elif case == "build-killed":
+    with run_forked(nap, "sleeping", fork=True) as pending:
+        print("copy", pending.pid, flush=True)
+        time.sleep(600)
+else:
+    report({"pid": os.getpid, "refuse": refuse, "fail": fail, "killed": killed}[case])
+'''
+
+
+def _probe(case: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-c", PROBE, case], capture_output=True, text=True, timeout=300,
+                            check=True)
+    return result.stdout.splitlines()
 
 
 def _gone(pid: int) -> bool:
@@ -26,10 +77,7 @@ def _gone(pid: int) -> bool:
 
 
 def test_the_step_runs_in_another_process_and_its_result_comes_back():
-    with run_forked(os.getpid, "reading its pid", fork=True) as pending:
-        copy = pending.pid
-        assert copy is not None and pending.result() == copy != os.getpid()
-    assert _gone(copy)
+    assert _probe("pid") == ["forked True", "result True"]
 
 
 def test_without_fork_the_step_runs_here_when_asked():
@@ -38,60 +86,28 @@ def test_without_fork_the_step_runs_here_when_asked():
         assert pending.result() == os.getpid()
 
 
-def _refuse() -> None:
-    raise PaperkgError("out/graph.graphml: no space left on the device.", ExitCode.FAILED)
-
-
 def test_a_paperkg_error_in_the_copy_is_raised_with_its_message_and_exit_code():
-    with pytest.raises(PaperkgError) as caught, run_forked(_refuse, "writing graph.graphml", fork=True) as pending:
-        pending.result()
-    assert str(caught.value) == "out/graph.graphml: no space left on the device."
-    assert caught.value.code is ExitCode.FAILED
-
-
-def _fail() -> None:
-    raise ValueError("a bug in the writer")
+    assert _probe("refuse") == ["forked True", "PaperkgError 1 out/graph.graphml: no space left on the device."]
 
 
 def test_any_other_error_in_the_copy_is_raised_as_it_was():
-    with pytest.raises(ValueError, match="a bug in the writer"), \
-            run_forked(_fail, "writing graph.graphml", fork=True) as pending:
-        pending.result()
-
-
-def _killed() -> None:
-    os.kill(os.getpid(), signal.SIGKILL)
+    assert _probe("fail") == ["forked True", "ValueError a bug in the writer"]
 
 
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
-    killed = r"^the process writing graph.graphml was killed by signal 9 .*--jobs 1\.$"
-    with pytest.raises(PaperkgError, match=killed), \
-            run_forked(_killed, "writing graph.graphml", fork=True) as pending:
-        pending.result()
+    assert _probe("killed") == ["forked True", "PaperkgError 1 the process writing graph.graphml was killed by "
+                                               "signal 9 (out of memory?); run again with --jobs 1."]
 
 
-def test_leaving_the_block_by_an_error_kills_the_copy():
-    with pytest.raises(RuntimeError), run_forked(lambda: time.sleep(600), "sleeping", fork=True) as pending:
-        pid = pending.pid
-        raise RuntimeError("the views failed")
-    assert pid is not None and _gone(pid) and pending.pid is None
-
-
-# A build process killed by SIGKILL while its copy runs: the copy dies with it.
-PROBE = """
-import time
-from paperkg.orchestrate.forked import run_forked
-
-with run_forked(lambda: time.sleep(600), "sleeping", fork=True) as pending:
-    print(pending.pid, flush=True)
-    time.sleep(600)
-"""
+def test_leaving_the_block_by_an_error_kills_and_reaps_the_copy():
+    _, copy, left = _probe("left")[0].split()
+    assert copy != "None" and left == "None" and _gone(int(copy))
 
 
 def test_a_copy_dies_with_a_build_killed_by_sigkill():
-    build = subprocess.Popen([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, text=True)
+    build = subprocess.Popen([sys.executable, "-c", PROBE, "build-killed"], stdout=subprocess.PIPE, text=True)
     assert build.stdout is not None
-    copy = int(build.stdout.readline())
+    copy = int(build.stdout.readline().split()[1])
     assert not _gone(copy)
     build.kill()
     build.wait(timeout=60)
