@@ -28,6 +28,9 @@ def refuse():
 def fail():
     raise ValueError("a bug in the writer")
 
+def full():
+    raise OSError(28, "No space left on device", "out/.paperkg-staging/graph.graphml")
+
 def killed():
     os.kill(os.getpid(), signal.SIGKILL)
 
@@ -42,6 +45,8 @@ def report(step):
             print("result", pending.result() == copy != os.getpid() if step is os.getpid else pending.result())
     except PaperkgError as error:
         print(f"PaperkgError {int(error.code)} {error}")
+    except OSError as error:
+        print(f"OSError {error.errno} {error.strerror} {error.filename}")
     except Exception as error:
         print(f"{type(error).__name__} {error}")
 
@@ -58,7 +63,7 @@ elif case == "build-killed":
         print("copy", pending.pid, flush=True)
         time.sleep(600)
 else:
-    report({"pid": os.getpid, "refuse": refuse, "fail": fail, "killed": killed}[case])
+    report({"pid": os.getpid, "refuse": refuse, "fail": fail, "full": full, "killed": killed}[case])
 '''
 
 
@@ -92,6 +97,10 @@ def test_a_paperkg_error_in_the_copy_is_raised_with_its_message_and_exit_code():
 
 def test_any_other_error_in_the_copy_is_raised_as_it_was():
     assert _probe("fail") == ["forked True", "ValueError a bug in the writer"]
+
+
+def test_an_os_error_in_the_copy_keeps_its_file_for_the_output_transactions_sentence():
+    assert _probe("full") == ["forked True", "OSError 28 No space left on device out/.paperkg-staging/graph.graphml"]
 
 
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
