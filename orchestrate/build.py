@@ -11,6 +11,7 @@ import json
 import os
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -297,33 +298,36 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
 def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
                        steps: dict[str, float]) -> dict[str, FileEntry]:
     """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`; returns the
-    manifest entries of graph.graphml and graph.json (flushed to disk and digested after writing).
+    manifest entries of the files written in a forked copy (flushed to disk and digested there).
 
-    With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) a forked
-    copy of this process writes, flushes and digests GraphML and JSON while this one renders the
-    views: about the same time each, on the two cores.
+    With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) the work
+    is shared by three processes on the two cores: a forked copy of this one writes, flushes and
+    digests GraphML; a forked worker lays the entity map out (NumPy, given only the map's nodes and
+    links); this one writes JSON and papers.html, then graph.html once the layout is back.
     """
+    from paperkg.graph import exports
     from paperkg.orchestrate.forked import run_forked
-    from paperkg.orchestrate.parallel import second_process_pays
-    from paperkg.viz.views import render_views
+    from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
+    from paperkg.viz.views import start_views
 
-    def exports() -> tuple[dict[str, float], dict[str, FileEntry]]:
-        from paperkg.graph import exports
-
-        timed = {}
-        for name, write in ((GRAPHML, exports.write_graphml), (JSON, exports.write_json)):
-            began = time.perf_counter()
-            write(graph, folder / name)
-            timed[name] = time.perf_counter() - began
-        return timed, _flushed(folder, [GRAPHML, JSON])
+    def graphml() -> tuple[float, dict[str, FileEntry]]:
+        began = time.perf_counter()
+        exports.write_graphml(graph, folder / GRAPHML)
+        return time.perf_counter() - began, _flushed(folder, [GRAPHML])
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
-    with run_forked(exports, f"writing {GRAPHML} and {JSON}", fork) as written:
+    with run_forked(graphml, f"writing {GRAPHML}", fork) as written, \
+            one_worker_pool() if fork else nullcontext() as layouts:
         began = time.perf_counter()
-        render_views(graph, folder, replace(options.view, title=title))
-        steps["views"] = time.perf_counter() - began
-        timed, entries = written.result()
-    steps.update(timed)
+        views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
+        planned = time.perf_counter() - began
+        began = time.perf_counter()
+        exports.write_json(graph, folder / JSON)
+        steps[JSON] = time.perf_counter() - began
+        began = time.perf_counter()
+        views.finish()
+        steps["views"] = planned + time.perf_counter() - began
+        steps[GRAPHML], entries = written.result()
     return entries
 
 

@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -38,9 +39,10 @@ READ_AHEAD_BATCHES = 64
 # its duration. A batch of 32 abstracts takes ~0.4 s of CPU, and two workers save half of that per
 # batch: from 4 batches the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
 AUTO_POOL_BATCHES = 4
-# Without --jobs, a forked copy of the build writes GraphML and JSON while the build renders the views
-# from this many graph nodes (papers and entities): at the example's 346 nodes all of it takes about
-# 1 s, from 1,000 abstracts (5,557 nodes) about 5 s, and a fork of the build costs ~0.05 s.
+# Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
+# while the build writes JSON and the views from this many graph nodes (papers and entities): at the
+# example's 346 nodes all of it takes about 1 s, from 1,000 abstracts (5,557 nodes) about 5 s, and a
+# fork of the build costs ~0.05 s.
 SECOND_PROCESS_NODES = 2_000
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 
@@ -96,11 +98,18 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
 
 
 def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
-    """Whether a forked copy of the build writes the graph files while the build renders the views:
+    """Whether the graph files and views are written by more than one process (orchestrate/build.py):
     with --jobs 2 or more; without --jobs when there is a core to spare and the graph is big enough to pay."""
     if jobs is not None:
         return jobs >= 2
     return available_cores() > 1 and graph_nodes >= SECOND_PROCESS_NODES
+
+
+def one_worker_pool() -> ProcessPoolExecutor:
+    """A pool of one worker process dying with this one: forked when this process runs no other
+    thread (it starts at once, sharing this process's pages, imports included), else spawned."""
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent)
 
 
 def worker_start_method() -> str:
