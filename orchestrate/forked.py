@@ -102,9 +102,7 @@ def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: n
     from paperkg.orchestrate.parallel import die_with_parent
 
     try:
-        die_with_parent()
-        if os.getppid() != build:
-            os._exit(1)
+        die_with_parent(build)
         payload = pickle.dumps(("result", step()))
     except PaperkgError as error:
         payload = pickle.dumps(("paperkg", (str(error), int(error.code))))

@@ -53,6 +53,13 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:200]
+    except OSError:
+        return "?"
+
+
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signal_name):
     source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])
@@ -66,7 +73,7 @@ def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signa
     deadline = time.monotonic() + 30
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert [pid for pid in pids if _alive(pid)] == []
+    assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
 
 
 # In the killed build: the forked copy writing GraphML sleeps; once the views are planned (the map's layout
@@ -98,4 +105,4 @@ def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_
     deadline = time.monotonic() + 30
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert [pid for pid in pids if _alive(pid)] == []
+    assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
