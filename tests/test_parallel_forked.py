@@ -81,6 +81,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_the_step_runs_in_another_process_and_its_result_comes_back():
     assert _probe("pid") == ["forked True", "result True"]
 
@@ -91,28 +92,34 @@ def test_without_fork_the_step_runs_here_when_asked():
         assert pending.result() == os.getpid()
 
 
+@pytest.mark.slow
 def test_a_paperkg_error_in_the_copy_is_raised_with_its_message_and_exit_code():
     assert _probe("refuse") == ["forked True", "PaperkgError 1 out/graph.graphml: no space left on the device."]
 
 
+@pytest.mark.slow
 def test_any_other_error_in_the_copy_is_raised_as_it_was():
     assert _probe("fail") == ["forked True", "ValueError a bug in the writer"]
 
 
+@pytest.mark.slow
 def test_an_os_error_in_the_copy_keeps_its_file_for_the_output_transactions_sentence():
     assert _probe("full") == ["forked True", "OSError 28 No space left on device out/.paperkg-staging/graph.graphml"]
 
 
+@pytest.mark.slow
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
     assert _probe("killed") == ["forked True", "PaperkgError 1 the process writing graph.graphml was killed by "
                                                "signal 9 (out of memory?); run again with --jobs 1."]
 
 
+@pytest.mark.slow
 def test_leaving_the_block_by_an_error_kills_and_reaps_the_copy():
     _, copy, left = _probe("left")[0].split()
     assert copy != "None" and left == "None" and _gone(int(copy))
 
 
+@pytest.mark.slow
 def test_a_copy_dies_with_a_build_killed_by_sigkill():
     build = subprocess.Popen([sys.executable, "-c", PROBE, "build-killed"], stdout=subprocess.PIPE, text=True)
     assert build.stdout is not None

@@ -53,13 +53,6 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _command(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:200]
-    except OSError:
-        return "?"
-
-
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signal_name):
     source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])
@@ -92,6 +85,7 @@ views.PendingViews.finish = finish
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_name):
     source = write_papers(tmp_path / "papers.jsonl", example_papers()[:6])
@@ -106,3 +100,10 @@ def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:200]
+    except OSError:
+        return "?"
