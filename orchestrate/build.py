@@ -8,10 +8,10 @@ outputs as they were, or the new ones complete.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
-from concurrent.futures import Executor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -20,7 +20,7 @@ from rich.console import Console
 
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import Manifest, describe_files, digest, read_manifest, verify
+from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
@@ -119,8 +119,9 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(staged.files, staged.earlier_inputs)
-        _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
-        manifest = Manifest(files=describe_files(out.staging, list(OUTPUTS)), inputs=inputs,
+        exported = _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
+        files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
+        manifest = Manifest(files={name: files[name] for name in OUTPUTS}, inputs=inputs,
                             papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
     summary.build_id, summary.papers_total, summary.graph = manifest.build_id, manifest.papers, graph
@@ -295,34 +296,48 @@ def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str,
 
 
 def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
-                       steps: dict[str, float]) -> None:
-    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`.
+                       steps: dict[str, float]) -> dict[str, FileEntry]:
+    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`; returns the
+    manifest entries of the files written in a forked copy (flushed to disk and digested there).
 
-    With --jobs 2 or more the entity map's layout (NumPy, most of the views' time) runs in a worker
-    process while this one writes GraphML and JSON; the worker gets only the map's nodes and links.
+    With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) the work
+    is shared by three processes on the two cores: a forked copy of this one writes, flushes and
+    digests GraphML; a forked worker lays the entity map out (NumPy, given only the map's nodes and
+    links); this one writes JSON and papers.html, then graph.html once the layout is back.
     """
     from paperkg.graph import exports
+    from paperkg.orchestrate.forked import run_forked
+    from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
     from paperkg.viz.views import start_views
 
-    began = time.perf_counter()
-    with _layout_pool(options.extract.jobs, graph) as layouts:
+    def graphml() -> tuple[float, dict[str, FileEntry]]:
+        began = time.perf_counter()
+        exports.write_graphml(graph, folder / GRAPHML)
+        return time.perf_counter() - began, _flushed(folder, [GRAPHML])
+
+    fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
+    with run_forked(graphml, f"writing {GRAPHML}", fork) as written, \
+            one_worker_pool() if fork else nullcontext() as layouts:
+        began = time.perf_counter()
         views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
         planned = time.perf_counter() - began
-        for name, write in ((GRAPHML, exports.write_graphml), (JSON, exports.write_json)):
-            began = time.perf_counter()
-            write(graph, folder / name)
-            steps[name] = time.perf_counter() - began
+        began = time.perf_counter()
+        exports.write_json(graph, folder / JSON)
+        steps[JSON] = time.perf_counter() - began
         began = time.perf_counter()
         views.finish()
-    steps["views"] = planned + time.perf_counter() - began
+        steps["views"] = planned + time.perf_counter() - began
+        steps[GRAPHML], entries = written.result()
+    return entries
 
 
-def _layout_pool(jobs: int | None, graph: nx.MultiDiGraph) -> AbstractContextManager[Executor | None]:
-    """One worker process for the map's layout when --jobs asks for two or more (without --jobs: when
-    the machine has cores to spare and the graph is big enough), else none."""
-    from paperkg.orchestrate.parallel import layout_worker_pays, one_worker_pool
-
-    return one_worker_pool() if layout_worker_pays(jobs, graph.number_of_nodes()) else nullcontext()
+def _flushed(folder: Path, names: list[str]) -> dict[str, FileEntry]:
+    """The files' manifest entries, their data on disk first (so that the commit, which syncs every
+    output, finds nothing left to write of them)."""
+    for name in names:
+        with open(folder / name, "rb") as handle:
+            os.fsync(handle.fileno())
+    return describe_files(folder, names)
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:

@@ -39,10 +39,11 @@ READ_AHEAD_BATCHES = 64
 # its duration. A batch of 32 abstracts takes ~0.4 s of CPU, and two workers save half of that per
 # batch: from 4 batches the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
 AUTO_POOL_BATCHES = 4
-# Without --jobs, the map's layout runs in a worker from this many graph nodes (papers and entities):
-# its CPU time grows with the square of the map's entities, from 0.08 s for the example's 346 nodes
-# to 1.3 s at the map's 2,000-entity cap (1,000 abstracts, 5,557 nodes); a fork costs ~0.05 s.
-LAYOUT_WORKER_NODES = 2_000
+# Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
+# while the build writes JSON and the views from this many graph nodes (papers and entities): at the
+# example's 346 nodes all of it takes about 1 s, from 1,000 abstracts (5,557 nodes) about 5 s, and a
+# fork of the build costs ~0.05 s.
+SECOND_PROCESS_NODES = 2_000
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
@@ -82,7 +83,7 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
-                                    initargs=(model, rules_only)) as pool:
+                                    initargs=(model, rules_only, _workers_parent(context))) as pool:
             batches = iter(batches)
             for batch in chain(list(islice(batches, READ_AHEAD_BATCHES)), batches):
                 pending.append(([record.id for record in batch],
@@ -96,19 +97,20 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
                            ExitCode.FAILED) from None
 
 
-def layout_worker_pays(jobs: int | None, graph_nodes: int) -> bool:
-    """Whether the map's layout runs in a worker process while this one writes the other files: with
-    --jobs 2 or more; without --jobs when there is a core to spare and the map big enough to pay."""
+def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
+    """Whether the graph files and views are written by more than one process (orchestrate/build.py):
+    with --jobs 2 or more; without --jobs when there is a core to spare and the graph is big enough to pay."""
     if jobs is not None:
         return jobs >= 2
-    return available_cores() > 1 and graph_nodes >= LAYOUT_WORKER_NODES
+    return available_cores() > 1 and graph_nodes >= SECOND_PROCESS_NODES
 
 
 def one_worker_pool() -> ProcessPoolExecutor:
     """A pool of one worker process dying with this one: forked when this process runs no other
     thread (it starts at once, sharing this process's pages, imports included), else spawned."""
     method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent)
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
+                               initargs=(os.getpid(),))
 
 
 def worker_start_method() -> str:
@@ -160,24 +162,34 @@ def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, s
     yield from zip(ids, future.result())
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Have Linux SIGKILL this process when its parent dies (in worker processes and the fork server; a no-op
-    elsewhere): nothing else ends a worker blocked on its queue once the build is gone."""
+    elsewhere): nothing else ends a worker blocked on its queue once the build is gone. `parent` is the pid
+    of the process that forked this one, taken before the fork (without it, the parent at this call, which
+    may already be the process that adopted this one)."""
     if not sys.platform.startswith("linux"):
         return
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         return
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
 
 
-def _load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
-    """Worker initializer: die with the parent, load the pipeline once per process (extract/pipeline_cache.py
-    caches it)."""
+def _workers_parent(context: multiprocessing.context.BaseContext) -> int:
+    """The pid of the process the workers are forked from: the running fork server, else this one."""
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]  # private: CPython's own state
+    return server if context.get_start_method() == "forkserver" and server is not None else os.getpid()
+
+
+def _load_worker_pipeline(model: Path | None, rules_only: bool, parent: int | None = None) -> None:
+    """Worker initializer: die with the parent (`parent`: the fork server, see die_with_parent), load the
+    pipeline once per process (extract/pipeline_cache.py caches it)."""
     from paperkg.extract.pipeline_cache import cached_pipeline
 
-    die_with_parent()
+    die_with_parent(parent)
     cached_pipeline(model, rules_only)
 
 

@@ -2,6 +2,7 @@
 API, and Dask shards from a LocalCluster of two workers (a few abstracts, rules-only pipeline)."""
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -34,6 +35,16 @@ def _same_graph(one, other):
 def test_jobs_2_writes_the_same_bytes_as_jobs_1(papers, one_job, tmp_path):
     out = tmp_path / "jobs2"
     run_cli("build", str(papers), "-o", str(out), "--no-model", "--jobs", "2", "--batch-size", "2")
+    assert folder_bytes(out) == folder_bytes(one_job)
+
+
+@pytest.mark.slow
+def test_jobs_2_as_a_command_writes_the_same_bytes_as_jobs_1(papers, one_job, tmp_path):
+    """In a fresh process (no thread of other tests running) the build forks to write GraphML and JSON
+    beside the views."""
+    out = tmp_path / "jobs2"
+    subprocess.run([sys.executable, "-m", "paperkg", "build", str(papers), "-o", str(out), "--no-model", "--jobs", "2",
+                    "--batch-size", "2"], check=True, capture_output=True, timeout=600)
     assert folder_bytes(out) == folder_bytes(one_job)
 
 

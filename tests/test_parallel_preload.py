@@ -83,10 +83,10 @@ def test_a_build_with_workers_never_imports_spacy_in_its_own_process(tmp_path):
     assert result.stdout.strip().split("\n")[-1] == "6 False"
 
 
-def test_the_layout_worker_runs_as_jobs_asks_and_without_jobs_only_for_a_big_graph(monkeypatch):
+def test_the_second_process_runs_as_jobs_asks_and_without_jobs_only_for_a_big_graph(monkeypatch):
     monkeypatch.setattr(parallel, "available_cores", lambda: 2)
-    assert not parallel.layout_worker_pays(1, 10**6) and parallel.layout_worker_pays(2, 10)
-    assert not parallel.layout_worker_pays(None, parallel.LAYOUT_WORKER_NODES - 1)
-    assert parallel.layout_worker_pays(None, parallel.LAYOUT_WORKER_NODES)
+    assert not parallel.second_process_pays(1, 10**6) and parallel.second_process_pays(2, 10)
+    assert not parallel.second_process_pays(None, parallel.SECOND_PROCESS_NODES - 1)
+    assert parallel.second_process_pays(None, parallel.SECOND_PROCESS_NODES)
     monkeypatch.setattr(parallel, "available_cores", lambda: 1)
-    assert not parallel.layout_worker_pays(None, 10**6)
+    assert not parallel.second_process_pays(None, 10**6)

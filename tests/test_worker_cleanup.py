@@ -1,5 +1,6 @@
 """A build killed while its workers extract leaves no process behind: the fork server, the workers and
-the resource tracker go with it (SIGKILL, as the OOM killer sends, or SIGTERM, as timeout and job cancels do)."""
+the resource tracker go with it (SIGKILL, as the OOM killer sends, or SIGTERM, as timeout and job cancels do);
+so do the forked copy writing GraphML and the map's layout worker when it is killed after the graph."""
 from __future__ import annotations
 
 import signal
@@ -66,4 +67,44 @@ def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signa
     deadline = time.monotonic() + 30
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert [pid for pid in pids if _alive(pid)] == []
+    assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
+
+
+# In the killed build: the forked copy writing GraphML sleeps; once the views are planned (the map's layout
+# worker forked too), write the build's descendants to a file, then kill the build.
+_PATCH_AFTER_GRAPH = _PATCH.split("real_collect")[0] + '''
+import time
+import paperkg.graph.exports as exports
+import paperkg.viz.views as views
+
+exports.write_graphml = lambda graph, path: time.sleep(600)
+real_finish = views.PendingViews.finish
+def finish(self):
+    Path(PIDS).write_text(" ".join(map(str, descendants(os.getpid()))))
+    die()
+views.PendingViews.finish = finish
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_name):
+    source = write_papers(tmp_path / "papers.jsonl", example_papers()[:6])
+    pids_file = tmp_path / "pids"
+    patch = f"PIDS = {str(pids_file)!r}\n" + _PATCH_AFTER_GRAPH
+    killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2"],
+                          patch, signal_name)
+    assert killed.returncode == -getattr(signal, signal_name), killed.stderr
+    pids = [int(pid) for pid in pids_file.read_text().split()]
+    assert len(pids) >= 2, pids  # the copy writing GraphML, the map's layout worker (and the resource tracker)
+    deadline = time.monotonic() + 30
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:200]
+    except OSError:
+        return "?"

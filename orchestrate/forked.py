@@ -1,0 +1,118 @@
+"""One step of a build run in a forked copy of the build process while the build goes on with another,
+so that the two use both cores: the copy shares the build's memory (the graph) copy-on-write, so
+nothing is sent to it, and it sends back only the step's result or error.
+
+The copy dies with the build (Linux's parent-death signal), is killed when the build fails before
+waiting for it, and its error is raised in the build as the build would raise it: a PaperkgError
+with its message and exit code, any other exception as it was, a copy killed by a signal as one
+sentence naming the step.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any, Generic, TypeVar
+
+from paperkg.core.errors import ExitCode, PaperkgError
+
+T = TypeVar("T")
+
+
+class Pending(Generic[T]):
+    """The result of a step running in a forked copy (or, when none was forked, to be run here)."""
+
+    def __init__(self, step: Callable[[], T], what: str) -> None:
+        self.step, self.what = step, what
+        self.pid: int | None = None
+        self._pipe: int | None = None
+        self._killed = False
+
+    def result(self) -> T:
+        """Wait for the copy and return the step's result (or run the step here when nothing was forked);
+        the step's error is raised here."""
+        if self.pid is None:
+            if self._killed:
+                raise RuntimeError(f"the process {self.what} was killed when its block was left")
+            return self.step()
+        assert self._pipe is not None
+        with os.fdopen(self._pipe, "rb") as pipe:
+            self._pipe = None
+            payload = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if not payload or os.waitstatus_to_exitcode(status) != 0:
+            code = os.waitstatus_to_exitcode(status)
+            why = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            raise PaperkgError(f"the process {self.what} {why} (out of memory?); run again with --jobs 1.",
+                               ExitCode.FAILED)
+        kind, value = pickle.loads(payload)
+        if kind == "result":
+            return value
+        if kind == "paperkg":
+            raise PaperkgError(value[0], ExitCode(value[1]))
+        raise value
+
+    def _kill(self) -> None:
+        """Kill the copy, if still waited for, and reap it."""
+        if self._pipe is not None:
+            os.close(self._pipe)
+            self._pipe = None
+        if self.pid is not None:
+            with suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid, self._killed = None, True
+
+
+@contextmanager
+def run_forked(step: Callable[[], T], what: str, fork: bool) -> Iterator[Pending[T]]:
+    """Run `step` in a forked copy of this process while the with-block runs here; `what` names the
+    step in an error ("writing graph.graphml"). Without `fork`, or when this process runs another
+    thread (a fork copies only the calling one), the step runs here when its result is asked for.
+    Leaving the block by an error kills the copy."""
+    pending = Pending(step, what)
+    forking = fork and threading.active_count() == 1 and hasattr(os, "fork")
+    if forking:
+        gc.freeze()  # neither process's collections then write to (and so copy) the objects both hold
+        read, write = os.pipe()
+        build = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the forked copy (its coverage is not collected)
+            os.close(read)
+            _child(step, write, build)
+        os.close(write)
+        pending.pid, pending._pipe = pid, read
+    try:
+        yield pending
+    finally:
+        pending._kill()
+        if forking:
+            gc.unfreeze()
+
+
+def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: no cover - runs in the copy
+    """In the forked copy: die with the build (at once if it died before the signal was asked for), run
+    the step, send its result or error, and leave without running anything the build process registered
+    (atexit, buffered output, its with-blocks)."""
+    from paperkg.orchestrate.parallel import die_with_parent
+
+    try:
+        die_with_parent(build)
+        payload = pickle.dumps(("result", step()))
+    except PaperkgError as error:
+        payload = pickle.dumps(("paperkg", (str(error), int(error.code))))
+    except BaseException as error:  # noqa: BLE001 - sent to the build, which raises it
+        try:
+            payload = pickle.dumps(("error", error))
+        except Exception:  # noqa: BLE001 - an exception that does not pickle: its words do
+            payload = pickle.dumps(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+    try:
+        with os.fdopen(pipe, "wb") as handle:
+            handle.write(payload)
+    finally:
+        os._exit(0)
