@@ -2,6 +2,7 @@
 
     python bench/relations_blind_pick.py bench/data/relations_blind2 [--seed 2026120302] [--per-field 10]
     python bench/relations_blind_pick.py bench/data/relations_blind3 --seed 2026120303
+    python bench/relations_blind_pick.py bench/data/relations_blind4 --seed 2026120304
 
 Three fields of `../shared/corpus/abstracts/abstracts.jsonl.gz`, 80-190 words each: ACL Anthology papers
 under CC BY 4.0 from 2016 on, arXiv papers listed first in cs.CV, arXiv papers listed first in cs.AI or cs.GR.
