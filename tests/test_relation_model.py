@@ -133,6 +133,14 @@ def test_the_hand_judged_table_is_a_lower_bound_and_knows_nothing_below_its_floo
     assert wilson_lower(0, 0) == 0.0 and wilson_lower(5, 5) < 1.0
 
 
+def test_the_hand_judged_bound_counts_each_relation_once():
+    """Thresholds keep nested sets: two right relations stay two, however many thresholds keep them."""
+    judged = [("PART_OF", 0.99, True), ("PART_OF", 0.85, True), ("PART_OF", 0.82, False)]
+    table = judged_precision(judged, [0.8, 0.84, 0.9, 0.95], floor=0.5)["PART_OF"]
+    assert [value for _, value in table] == sorted(value for _, value in table)  # non-decreasing
+    assert max(value for _, value in table) == round(wilson_lower(2, 2), 4) < 0.6
+
+
 def test_the_calibrated_table_is_the_lower_of_its_measures():
     a = {"USED_FOR": [[0.5, 0.8], [0.9, 0.9]]}
     b = {"USED_FOR": [[0.5, 0.6], [0.9, 0.95]]}

@@ -244,15 +244,24 @@ def dev_precision(component: RelationModel, docs: list[Doc], records: Sequence[R
 def judged_precision(judged: Iterable[tuple[str, float, bool]], grid: Sequence[float],
                      floor: float) -> dict[str, list[list[float]]]:
     """Per type, from each threshold of `grid` up: the one-sided lower bound (wilson_lower) of the precision of
-    the hand-judged relations (type, probability, right) at least that probable, made non-decreasing; 0 below
-    `floor`, the lowest probability the judged list goes down to (nothing is known there)."""
+    the hand-judged relations (type, probability, right) at least that probable, each bound on the relations
+    that threshold keeps (their share made non-decreasing by pooling, their number as counted: pooled blocks of
+    nested sets would count a relation once per threshold), then made non-decreasing; 0 below `floor`, the
+    lowest probability the judged list goes down to (nothing is known there)."""
     by_type: dict[str, list[tuple[float, bool]]] = {label: [] for label in LABELS}
     for label, probability, right in judged:
         if probability >= floor:
             by_type[label].append((probability, right))
-    return {label: [[threshold, value if threshold >= floor else 0.0] for threshold, value in
-                    monotone_precision(scored, grid, lambda block: wilson_lower(block[0], block[1]))]
-            for label, scored in by_type.items()}
+    table = {}
+    for label, scored in by_type.items():
+        shares = monotone_precision(scored, grid, lambda block: block[0] / block[1] if block[1] else 0.0)
+        best, rows = 0.0, []
+        for threshold, share in shares:
+            kept = sum(score >= threshold for score, _ in scored)
+            best = max(best, round(wilson_lower(share * kept, kept), 4)) if threshold >= floor else 0.0
+            rows.append([threshold, best])
+        table[label] = rows
+    return table
 
 
 def lower_of(*tables: dict[str, list[list[float]]]) -> dict[str, list[list[float]]]:
