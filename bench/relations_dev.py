@@ -138,9 +138,12 @@ def report(rows: list[dict[str, str]], rounds: Sequence[int]) -> None:
                                                                 for k, v in why.most_common()))
 
 
-def calibrate(rows: list[dict[str, Any]], floor: float, benchmarks: Path) -> dict[str, list[list[float]]]:
+def calibrate(rows: list[dict[str, Any]], floor: float, benchmarks: Path,
+              held_out: Sequence[int] = ()) -> dict[str, list[list[float]]]:
     """The shipped relation model's precision table made the lower of SciER dev with gold mentions (exact
-    arguments) and, for the graph's edge types, the hand-judged edges (judged_precision); written into its cfg."""
+    arguments) and, for the graph's edge types, the hand-judged edges (judged_precision); the rounds in
+    `held_out` (judged blind, after the edge rules were written on the others) are a measure of their own, so
+    that what the rules were chosen on cannot outvote them. Written into the model's cfg."""
     from paperkg.extract.evaluate import relations as evaluation
 
     nlp = paperkg.load_pipeline()
@@ -148,9 +151,11 @@ def calibrate(rows: list[dict[str, Any]], floor: float, benchmarks: Path) -> dic
     grid = [threshold for threshold, _ in component.cfg["precision"][LABELS[0]]]
     dev = load_records(benchmarks, ["scier"], "dev")
     scier = dev_precision(component, evaluation.process(nlp, dev, True), dev, grid, overlap=False)
-    judged = judged_precision(((r["type"], float(r["probability"]), r["verdict"].strip().lower() == "y")
-                               for r in rows), grid, floor)
-    table = lower_of(scier, judged)
+    held = {str(number) for number in held_out}
+    groups = [[r for r in rows if r["round"] not in held], [r for r in rows if r["round"] in held]]
+    table = lower_of(scier, *(judged_precision(((r["type"], float(r["probability"]),
+                                                  r["verdict"].strip().lower() == "y") for r in group), grid, floor)
+                              for group in groups if group))
     edges = {kind.value for kind in ENTITY_REL_TYPES}
     for label in set(LABELS) - edges:  # SYNONYM_OF merges nodes, no edge to judge: its SciER table as trained
         table[label] = component.cfg["precision"][label]
@@ -182,12 +187,14 @@ def main() -> None:
                         help="also the first N abstracts of each field of the relation-end dev sample (default 50)")
     parser.add_argument("--min-probability", type=float, default=0.3, help="lowest model probability listed")
     parser.add_argument("--out", type=Path, help="write the edges for judging here (TSV)")
-    parser.add_argument("--carry", type=Path, help="with --out or --calibrate: a judged TSV whose verdicts are "
-                        "carried over to the same edges (set, abstract, head, type, tail)")
+    parser.add_argument("--carry", type=Path, nargs="+", default=[], help="with --out or --calibrate: judged TSVs "
+                        "whose verdicts are carried over to the same edges (set, abstract, head, type, tail)")
     parser.add_argument("--judged", type=Path, help="a judged TSV: print precision and expected found per point")
     parser.add_argument("--calibrate", action="store_true", help="list the edges again, carry the --carry "
                         "verdicts and write the shipped model's precision table from them (an edge not judged "
                         "counts as wrong)")
+    parser.add_argument("--held-out", type=int, nargs="+", default=[], metavar="ROUND",
+                        help="with --calibrate: rounds judged blind after the edge rules, measured on their own")
     parser.add_argument("--benchmarks", type=Path, default=Path("../shared/benchmarks"),
                         help="with --calibrate: the folder holding scier/dev.jsonl")
     args = parser.parse_args()
@@ -196,7 +203,7 @@ def main() -> None:
     for number in args.rounds:
         if not (round_folder(number) / "expected.txt").is_file():
             parser.error(f"round {number} has no {round_folder(number) / 'expected.txt'}")
-    for given in (args.judged, args.carry):
+    for given in (args.judged, *args.carry):
         if given and not given.is_file():
             parser.error(f"{given} is not a file")
     if args.judged:
@@ -209,7 +216,7 @@ def main() -> None:
     if args.calibrate and not (args.benchmarks / "scier" / "dev.jsonl").is_file():
         parser.error(f"--benchmarks {args.benchmarks} holds no scier/dev.jsonl")
     verdicts = {_edge(row): (row["verdict"], row.get("why") or "")
-                for row in (_read_judged(args.carry, parser) if args.carry else [])}
+                for path in args.carry for row in _read_judged(path, parser)}
     rows = candidates(dev_sets(args.rounds, args.ends_dev), args.min_probability)
     if args.carry:
         for row in rows:
@@ -225,7 +232,7 @@ def main() -> None:
         unjudged = sum(not row["verdict"] for row in rows)
         if unjudged:
             print(f"{unjudged} edges not judged yet count as wrong (judge them in --out and run again to count them)")
-        table = calibrate(rows, args.min_probability, args.benchmarks)
+        table = calibrate(rows, args.min_probability, args.benchmarks, args.held_out)
         for kind in ENTITY_REL_TYPES:
             point = next((t for t, value in table[kind.value] if value >= GRAPH_MIN_RELATION_CONFIDENCE), None)
             print(f"{kind.value:14} in the graph from " + (f"p {point}" if point is not None else "nowhere") +
