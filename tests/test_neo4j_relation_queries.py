@@ -26,23 +26,26 @@ AGAIN = "AlphaNet is applied to image parsing and evaluated on DeltaSet. BetaNet
 
 @pytest.fixture(scope="module")
 def stated(neo4j_target: Neo4jTarget) -> nx.MultiDiGraph:
-    """The builder's graph of three papers stating relations of every type, pushed into an empty database."""
+    """The builder's graph of three papers stating relations of every type, pushed into an empty database (each
+    USED_FOR task in a sentence that states it as a purpose, as USED_FOR edges need: role addresses)."""
     sure = 0.95
     graph = build([
         paper("a1a1a1a1a1a1a1a1", PARSING, [
-            Term("AlphaNet", "Method", "proposes"), Term("image parsing", "Task"), Term("AlphaNet", "Method", nth=1),
+            Term("AlphaNet", "Method", "proposes"), Term("image parsing", "Task", "addresses"),
+            Term("AlphaNet", "Method", nth=1),
             Term("CityPix", "Dataset"), Term("CityPix", "Dataset", nth=1), Term("image parsing", "Task", nth=1),
             Term("AlphaNet", "Method", nth=2), Term("BetaNet", "Method")],
             [Link("USED_FOR", 0, 1, confidence=sure), Link("EVALUATED_ON", 2, 3, confidence=sure),
              Link("BENCHMARK_FOR", 4, 5, confidence=sure), Link("COMPARED_WITH", 6, 7, confidence=sure)]),
         paper("b2b2b2b2b2b2b2b2", KINDS, [
-            Term("GammaNet", "Method", "proposes"), Term("image parsing", "Task"), Term("GammaNet", "Method", nth=1),
+            Term("GammaNet", "Method", "proposes"), Term("image parsing", "Task", "addresses"),
+            Term("GammaNet", "Method", nth=1),
             Term("convolutional network", "Method"), Term("attention block", "Method"),
             Term("GammaNet", "Method", nth=2), Term("Scene labelling", "Task"), Term("image parsing", "Task", nth=1)],
             [Link("USED_FOR", 0, 1, confidence=sure), Link("IS_A", 2, 3, confidence=sure),
              Link("PART_OF", 4, 5, confidence=sure), Link("SUBTASK_OF", 6, 7, confidence=sure)]),
         paper("c3c3c3c3c3c3c3c3", AGAIN, [
-            Term("AlphaNet", "Method"), Term("image parsing", "Task"), Term("DeltaSet", "Dataset"),
+            Term("AlphaNet", "Method"), Term("image parsing", "Task", "addresses"), Term("DeltaSet", "Dataset"),
             Term("BetaNet", "Method"), Term("AlphaNet", "Method", nth=1)],
             [Link("USED_FOR", 0, 1, confidence=sure), Link("EVALUATED_ON", 0, 2, confidence=sure),
              Link("COMPARED_WITH", 3, 4, confidence=sure)]),
