@@ -64,10 +64,7 @@ def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signa
     assert killed.returncode == -getattr(signal, signal_name), killed.stderr
     pids = [int(pid) for pid in pids_file.read_text().split()]
     assert len(pids) >= 3, pids  # the fork server, two workers (and the resource tracker)
-    deadline = time.monotonic() + 30
-    while any(map(_alive, pids)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert [pid for pid in pids if _alive(pid)] == [], [_command(pid) for pid in pids if _alive(pid)]
+    _assert_all_end(pids)
 
 
 # In the killed build: the forked copy writing GraphML sleeps; once the views are planned (the map's layout
@@ -78,7 +75,6 @@ import paperkg.graph.exports as exports
 import paperkg.viz.views as views
 
 exports.write_graphml = lambda graph, path: time.sleep(600)
-real_finish = views.PendingViews.finish
 def finish(self):
     Path(PIDS).write_text(" ".join(map(str, descendants(os.getpid()))))
     die()
@@ -97,6 +93,11 @@ def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_
     assert killed.returncode == -getattr(signal, signal_name), killed.stderr
     pids = [int(pid) for pid in pids_file.read_text().split()]
     assert len(pids) >= 2, pids  # the copy writing GraphML, the map's layout worker (and the resource tracker)
+    _assert_all_end(pids)
+
+
+def _assert_all_end(pids: list[int]) -> None:
+    """Every one of `pids` ends within 30 s (parent-death signals and pipe watchdogs take a moment)."""
     deadline = time.monotonic() + 30
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.2)
