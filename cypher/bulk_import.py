@@ -32,7 +32,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.rows import (PAPER, GraphRows, node_properties, paper_digest, props_hash, rel_row,
+from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 
 ARRAY_DELIMITER = "\x1f"  # the unit separator: text never holds it, ";" (the default) it often does
@@ -254,7 +254,7 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
             if nodes.share[node] != part:
                 continue
             found.nodes[label] += 1
-            row = {"key": key, "props": props, "hash": props_hash(props)}
+            row = keyed_row(props)
             digest = paper_digest(graph, node, graph.nodes[node])[1] if label == PAPER else None
             if digest is not None and key in later:
                 found.digests[key] = digest

@@ -115,7 +115,7 @@ def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) ->
     for node, attrs in graph.nodes(data=True):
         label = _label_of(graph, node)
         if papers is None or label != PAPER or node in papers:
-            rows.nodes[label].append(node_row(graph, node, attrs, over_time))
+            rows.nodes[label].append(keyed_row(node_properties(graph, node, attrs, over_time)))
     for source, target, key, attrs in graph.edges(keys=True, data=True):
         if papers is not None and source not in papers and graph.nodes[source].get("label") == PAPER:
             continue
@@ -124,10 +124,8 @@ def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) ->
     return rows
 
 
-def node_row(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
-             over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """One node's row: its key, properties (with its trend properties from `over_time`) and their hash."""
-    props = node_properties(graph, node, attrs, over_time)
+def keyed_row(props: dict[str, Any]) -> dict[str, Any]:
+    """A node's row from its properties (node_properties): its key, the properties and their hash."""
     return {"key": props["key"], "props": props, "hash": props_hash(props)}
 
 
