@@ -1,5 +1,5 @@
 """The blind relation rounds of issue 17: build the graph of a round's 30 abstracts (bench/data/relations_blind/
-for round 1, relations_blind2/ to relations_blind4/ for rounds 2 to 4), list its typed entity-entity edges (with
+for round 1, relations_blind2/ to relations_blind5/ for rounds 2 to 5), list its typed entity-entity edges (with
 the sentence behind each) for judging by hand, and count which of the relations written down beforehand
 (expected.txt) the graph holds.
 
@@ -23,7 +23,7 @@ import paperkg
 from paperkg.core.schema import ENTITY_REL_TYPES, PaperRecord
 
 DATA = Path(__file__).parent / "data"
-ROUNDS = (1, 2, 3, 4)
+ROUNDS = (1, 2, 3, 4, 5)
 
 
 def round_folder(number: int) -> Path:
@@ -64,7 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--round", type=int, default=1, choices=ROUNDS,
-                       help="which blind round: 1 to 4 (default 1)")
+                       help="which blind round: 1 to 5 (default 1)")
     which.add_argument("--data", type=Path, help="a round's folder (sample.jsonl, expected.txt) instead of --round")
     parser.add_argument("--out", type=Path, help="write the edges for judging here (TSV)")
     parser.add_argument("--judged", type=Path, help="a judged TSV (verdict column y/n): print precision per type")

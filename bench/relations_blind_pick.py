@@ -3,12 +3,15 @@
     python bench/relations_blind_pick.py bench/data/relations_blind2 [--seed 2026120302] [--per-field 10]
     python bench/relations_blind_pick.py bench/data/relations_blind3 --seed 2026120303
     python bench/relations_blind_pick.py bench/data/relations_blind4 --seed 2026120304
+    python bench/relations_blind_pick.py bench/data/relations_blind5 --seed 2026120305
 
 Three fields of `../shared/corpus/abstracts/abstracts.jsonl.gz`, 80-190 words each: ACL Anthology papers
 under CC BY 4.0 from 2016 on, arXiv papers listed first in cs.CV, arXiv papers listed first in cs.AI or cs.GR.
 Left out so the round stays blind: every id of another bench/data/relations_blind*/sample.jsonl (the other
-rounds and the relation-end dev set relations_blind_ends_dev/), every id written anywhere under tests/, and every
-abstract sharing text with the training or tuning data in `../shared/benchmarks/` (8-word shingles).
+rounds and the relation-end dev set relations_blind_ends_dev/), every id written anywhere under tests/ or in another
+bench/data/ folder (relations_dev/, relations_example/), and every abstract sharing text (8-word shingles) with the
+training or tuning data in `../shared/benchmarks/` or with the example corpus examples/icml2025/ (judged in
+bench/data/relations_example/).
 Candidates are sorted by id and drawn with `random.Random(seed)`; writes sample.jsonl.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ BENCH = Path(__file__).parent
 ROOT = BENCH.parent
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus" / "abstracts" / "abstracts.jsonl.gz"
+EXAMPLES = ROOT / "examples" / "icml2025"
 SHINGLE = 8
 WORDS = (80, 190)
 
@@ -85,10 +89,18 @@ def benchmark_shingles(folder: Path) -> set[tuple[str, ...]]:
     return shingles
 
 
-def ids_in_tests(folder: Path) -> set[str]:
-    """Anthology and arXiv ids written in any text file under tests/."""
+def example_shingles(folder: Path) -> set[tuple[str, ...]]:
+    """8-word shingles of the example corpus (its text files), whose typed edges bench/data/relations_example judged."""
+    return {shingle for path in sorted(folder.glob("*.txt"))
+            for shingle in _shingles(_words(path.read_text(encoding="utf8")))}
+
+
+def ids_written(folder: Path, skip: Path | None = None) -> set[str]:
+    """Anthology and arXiv ids written in any text file under a folder (not under `skip`, the round being made)."""
     found: set[str] = set()
     for path in folder.rglob("*"):
+        if skip is not None and path.resolve().is_relative_to(skip.resolve()):
+            continue
         if path.is_file() and path.suffix in {".py", ".json", ".jsonl", ".txt", ".tsv", ".csv", ".md"}:
             found |= set(ID_PATTERN.findall(path.read_text(encoding="utf8", errors="replace")))
     return found
@@ -103,8 +115,8 @@ def earlier_ids(data: Path, out: Path) -> set[str]:
 
 def pick(seed: int, per_field: int, out: Path) -> list[dict]:
     """The sample: per field, `per_field` rows drawn from the eligible candidates sorted by id."""
-    excluded = earlier_ids(BENCH / "data", out) | ids_in_tests(ROOT / "tests")
-    seen = benchmark_shingles(SHARED / "benchmarks")
+    excluded = earlier_ids(BENCH / "data", out) | ids_written(ROOT / "tests") | ids_written(BENCH / "data", out)
+    seen = benchmark_shingles(SHARED / "benchmarks") | example_shingles(EXAMPLES)
     candidates: dict[str, list[dict]] = {field: [] for field in FIELDS}
     overlapping = 0
     with gzip.open(CORPUS, "rt", encoding="utf8") as handle:
@@ -126,8 +138,8 @@ def pick(seed: int, per_field: int, out: Path) -> list[dict]:
         sample += [{"field": field, "id": row["id"], "title": row["title"], "year": row["year"],
                     "license": row["license"], "abstract": row["abstract"]}
                    for row in rng.sample(rows, per_field)]
-    print(f"left out: {len(excluded)} ids of earlier rounds and tests, {overlapping} abstracts sharing text "
-          "with the benchmarks")
+    print(f"left out: {len(excluded)} ids of earlier rounds, tests and bench data, {overlapping} abstracts sharing "
+          "text with the benchmarks or the example corpus")
     return sample
 
 
