@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,22 +56,35 @@ def chromium(width: int = 1400, height: int = 860) -> Iterator[BrowserContext]:
 
 
 def open_page(context: BrowserContext, path: Path, *, wait: bool = True, timeout: float = 60.0) -> tuple[Page, PageLog]:
-    """Open a local file and record what it does; waits until the view says it is ready."""
-    page = context.new_page()
+    """Open a local file and record what it does; waits until the view says it is ready. In the tests' shared
+    Chromium (the `context` fixture) the first tab is navigated instead of a new page opened (a new document in the
+    renderer process already running: the new page and its process were half of Chromium's CPU in the browser
+    tests), so an earlier page of the same test is that tab, moved on; what it recorded stays in its own log."""
+    page = context.pages[0] if context in _ONE_TAB and context.pages else context.new_page()
+    for event, listener in _LISTENERS.pop(page, []):
+        page.remove_listener(event, listener)
     log = PageLog()
-    page.on("console", lambda message: log.errors.append(f"{message.type}: {message.text}")
-            if message.type in ("error", "warning", "assert") else None)
-    page.on("pageerror", lambda error: log.errors.append(f"uncaught: {error}"))
-    page.on("request", lambda request: log.requests.append(request.url))
 
     def dismiss(dialog) -> None:
         log.dialogs.append(dialog.message)
         dialog.dismiss()
-    page.on("dialog", dismiss)
+    _LISTENERS[page] = [
+        ("console", lambda message: log.errors.append(f"{message.type}: {message.text}")
+         if message.type in ("error", "warning", "assert") else None),
+        ("pageerror", lambda error: log.errors.append(f"uncaught: {error}")),
+        ("request", lambda request: log.requests.append(request.url)),
+        ("dialog", dismiss),
+    ]
+    for event, listener in _LISTENERS[page]:
+        page.on(event, listener)
     page.goto(Path(path).resolve().as_uri())
     if wait:
         page.wait_for_function(READY, timeout=timeout * 1000)
     return page, log
+
+
+_LISTENERS: dict[Page, list[tuple[str, Callable]]] = {}  # what open_page registered on each tab, taken off on the next
+_ONE_TAB: list[BrowserContext] = []  # the contexts whose views open_page opens in their first tab
 
 
 def assert_clean(page: Page, log: PageLog) -> None:
@@ -82,8 +95,31 @@ def assert_clean(page: Page, log: PageLog) -> None:
     assert log.dialogs == []
 
 
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    """One headless Chromium per browser test module (conftest.py makes this fixture visible to all)."""
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[BrowserContext]:
+    """One headless Chromium per test process (each pytest-xdist worker), started when a browser test first needs it."""
     with chromium() as browser:
+        _ONE_TAB.append(browser)
         yield browser
+        _ONE_TAB.remove(browser)
+
+
+@pytest.fixture
+def context(_chromium: BrowserContext) -> Iterator[BrowserContext]:
+    """The shared Chromium for one test (conftest.py makes this fixture visible to all). open_page navigates
+    one tab instead of opening a page per view; after the test its tab is blanked (no view of an earlier test
+    keeps running) and any other page it opened is closed."""
+    yield _chromium
+    first, *others = _chromium.pages or [None]
+    for page in others:
+        _LISTENERS.pop(page, None)
+        page.close()
+    if first is not None:
+        from playwright.sync_api import Error
+
+        for event, listener in _LISTENERS.pop(first, []):
+            first.remove_listener(event, listener)
+        try:
+            first.goto("about:blank", timeout=10_000)
+        except Error:  # a tab the test left hung: closed, and the next test's open_page opens a new one
+            first.close()

@@ -92,5 +92,5 @@ def test_build_o_with_a_file_extension_is_refused(tmp_path):
 
 
 def test_extract_o_a_folder_writes_extractions_jsonl_in_it(tmp_path):
-    run_cli("extract", str(CORPUS), "--no-model", "-o", f"{tmp_path}/ext/")
+    run_cli("extract", str(min(CORPUS.glob("*.txt"))), "--no-model", "-o", f"{tmp_path}/ext/")  # one file of three
     assert (tmp_path / "ext" / "extractions.jsonl").is_file()

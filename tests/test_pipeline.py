@@ -36,10 +36,16 @@ def saved(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def reloaded(saved) -> Language:
+    """The saved pipeline loaded back with spacy.load, once for the tests that only run or read it."""
+    return spacy.load(saved)
+
+
 @pytest.mark.slow
-def test_saved_pipeline_reloads_to_identical_extractions(saved):
+def test_saved_pipeline_reloads_to_identical_extractions(reloaded):
     assert len(TEXTS) == 9
-    assert _lines(spacy.load(saved)) == _lines(load_pipeline())
+    assert _lines(reloaded) == _lines(load_pipeline())
 
 
 def test_saved_pipeline_uses_its_own_data_files_not_the_package_ones(saved, tmp_path):
@@ -81,9 +87,9 @@ def test_every_span_key_setting_of_the_pipeline_is_wired_through_the_spans_secti
     assert all("${spans." in str(value) for value in keys.values()), keys
 
 
-def test_the_trained_components_share_the_tok2vec_through_its_listener(saved):
+def test_the_trained_components_share_the_tok2vec_through_its_listener(reloaded):
     assert load_pipeline().get_pipe("tok2vec").listening_components == ["types_ner"]
-    assert spacy.load(saved).get_pipe("tok2vec").listening_components == ["types_ner"]
+    assert reloaded.get_pipe("tok2vec").listening_components == ["types_ner"]
 
 
 def test_the_shipped_model_folder_loads_on_its_own():
