@@ -10,7 +10,7 @@ between the two, from the start of the second): 3 * width features per pair, lea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy
 from thinc.api import Model
@@ -98,14 +98,15 @@ def _init(model: Model, X: PairTokens | None = None, Y: Floats2d | None = None) 
     n_in = X.tensor.shape[1] if X is not None else model.get_dim("nI")
     model.set_dim("nI", n_in)
     rng = numpy.random  # seeded by thinc's fix_random_seed, as thinc's own layers are
-    model.set_param("W", (rng.standard_normal((3 * n_in, width)) * numpy.sqrt(2 / (3 * n_in))).astype("f"))
-    model.set_param("b", numpy.zeros(width, dtype="f"))
-    model.set_param("E_head", (rng.standard_normal((positions, width)) * 0.1).astype("f"))
-    model.set_param("E_tail", (rng.standard_normal((positions, width)) * 0.1).astype("f"))
+    params: dict[str, Any] = {"W": rng.standard_normal((3 * n_in, width)) * numpy.sqrt(2 / (3 * n_in)),
+                              "b": numpy.zeros(width), "E_head": rng.standard_normal((positions, width)) * 0.1,
+                              "E_tail": rng.standard_normal((positions, width)) * 0.1}
+    for name, value in params.items():
+        model.set_param(name, value.astype("f"))
 
 
 def _forward(model: Model, X: PairTokens, is_train: bool) -> tuple[Floats2d, Callable]:
-    W, b, E_head, E_tail = (model.get_param(name) for name in ("W", "b", "E_head", "E_tail"))
+    W, b, E_head, E_tail = (numpy.asarray(model.get_param(name)) for name in ("W", "b", "E_head", "E_tail"))
     width = W.shape[1]
     rows, entry_row = numpy.unique(X.token, return_inverse=True)
     windows = numpy.hstack([X.tensor[X.before[rows]], X.tensor[rows], X.tensor[X.after[rows]]])
@@ -120,15 +121,15 @@ def _forward(model: Model, X: PairTokens, is_train: bool) -> tuple[Floats2d, Cal
     Y = pooled.reshape(X.pairs, 3 * width)
 
     def backprop(dY: Floats2d) -> PairTokens:
-        d_pooled = dY.reshape(3 * X.pairs, width)
+        d_pooled = numpy.asarray(dY).reshape(3 * X.pairs, width)
         d_pre = numpy.where((hidden == pooled[X.group]) & (pre > 0), d_pooled[X.group], 0).astype("f")
         d_rows = numpy.zeros((len(rows), width), dtype="f")
         numpy.add.at(d_rows, entry_row, d_pre)
-        model.inc_grad("W", (windows.T @ d_rows).astype("f"))
-        model.inc_grad("b", d_rows.sum(axis=0))
+        grads: dict[str, Any] = {"W": (windows.T @ d_rows).astype("f"), "b": d_rows.sum(axis=0)}
         for name, position in (("E_head", X.head_position), ("E_tail", X.tail_position)):
-            d_table = numpy.zeros_like(E_head)
-            numpy.add.at(d_table, position, d_pre)
-            model.inc_grad(name, d_table)
+            grads[name] = numpy.zeros_like(E_head)
+            numpy.add.at(grads[name], position, d_pre)
+        for name, grad in grads.items():
+            model.inc_grad(name, grad)
         return X
-    return Y, backprop
+    return cast(Floats2d, Y), backprop

@@ -67,7 +67,7 @@ def _encoded_forward(model: Model, X: tuple[Floats2d, PairTokens], is_train: boo
     features, tokens = X
     encoder, classifier = model.layers
     encoded, back_encoder = encoder(tokens, is_train)
-    Y, back_classifier = classifier(numpy.hstack([features, encoded]), is_train)
+    Y, back_classifier = classifier(numpy.hstack([numpy.asarray(features), encoded]), is_train)
 
     def backprop(dY: Floats2d) -> Floats2d:
         d_input = back_classifier(dY)
@@ -82,7 +82,7 @@ def _encoded_init(model: Model, X: tuple[Floats2d, PairTokens] | None = None, Y:
         return
     features, tokens = X
     encoder.initialize(X=tokens)
-    classifier.initialize(X=numpy.hstack([features, encoder.predict(tokens)]), Y=Y)
+    classifier.initialize(X=numpy.hstack([numpy.asarray(features), encoder.predict(tokens)]), Y=Y)
 
 
 @registry.architectures("paperkg.RelationEnsemble.v1")
