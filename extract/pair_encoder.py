@@ -110,14 +110,10 @@ def _forward(model: Model, X: PairTokens, is_train: bool) -> tuple[Floats2d, Cal
     width = W.shape[1]
     rows, entry_row = numpy.unique(X.token, return_inverse=True)
     windows = numpy.hstack([X.tensor[X.before[rows]], X.tensor[rows], X.tensor[X.after[rows]]])
-    pre = (windows @ W + b)[entry_row] + E_head[X.head_position] + E_tail[X.tail_position]
+    positions = (E_head[:, None, :] + E_tail[None, :, :] + b).reshape(-1, width)  # both distances and the bias
+    pre = (windows @ W)[entry_row] + positions[X.head_position * len(E_tail) + X.tail_position]
     hidden = numpy.maximum(pre, 0)
-    groups = numpy.arange(3 * X.pairs)
-    starts = numpy.searchsorted(X.group, groups)
-    filled = starts < numpy.searchsorted(X.group, groups, side="right")
-    pooled = numpy.zeros((3 * X.pairs, width), dtype="f")
-    if filled.any():
-        pooled[filled] = numpy.maximum.reduceat(hidden, starts[filled], axis=0)
+    pooled = _segment_max(hidden, X.group, 3 * X.pairs)
     Y = pooled.reshape(X.pairs, 3 * width)
 
     def backprop(dY: Floats2d) -> PairTokens:
@@ -133,3 +129,13 @@ def _forward(model: Model, X: PairTokens, is_train: bool) -> tuple[Floats2d, Cal
             model.inc_grad(name, grad)
         return X
     return cast(Floats2d, Y), backprop
+
+
+def _segment_max(hidden: numpy.ndarray, group: numpy.ndarray, groups: int) -> numpy.ndarray:
+    """The maximum of the rows of each group (0 for an empty one: the rows are ReLU outputs), from a table of
+    the groups' rows padded with a zero row (faster than maximum.reduceat over rows)."""
+    starts = numpy.searchsorted(group, numpy.arange(groups))
+    place = numpy.arange(len(group)) - starts[group]
+    table = numpy.full((groups, int(place.max(initial=0)) + 1), len(hidden))
+    table[group, place] = numpy.arange(len(group))
+    return numpy.vstack([hidden, numpy.zeros((1, hidden.shape[1]), dtype=hidden.dtype)])[table].max(axis=1)

@@ -201,9 +201,10 @@ class _Bounds(NamedTuple):
 def end_tags(span: Span) -> list[str]:
     """What the pipeline knows of how good a mention is as an entity: its source, termhood rule, role, whether it
     is a node, an acronym, proposed, and its length in tokens (one-hot over the cfg's `end_tags`)."""
-    flags = [name for name, on in (("node", span._.paperkg_node), ("acronym", span._.paperkg_acronym),
-                                   ("proposed", span._.paperkg_proposed)) if on]
-    return [f"source:{span._.paperkg_source}", f"termhood:{span._.paperkg_termhood}", f"role:{span._.paperkg_role}",
+    known = span._  # one Underscore for the six reads
+    flags = [name for name, on in (("node", known.paperkg_node), ("acronym", known.paperkg_acronym),
+                                   ("proposed", known.paperkg_proposed)) if on]
+    return [f"source:{known.paperkg_source}", f"termhood:{known.paperkg_termhood}", f"role:{known.paperkg_role}",
             f"length:{min(len(span), 4)}", *flags]
 
 
