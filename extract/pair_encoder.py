@@ -132,10 +132,10 @@ def _forward(model: Model, X: PairTokens, is_train: bool) -> tuple[Floats2d, Cal
 
 
 def _segment_max(hidden: numpy.ndarray, group: numpy.ndarray, groups: int) -> numpy.ndarray:
-    """The maximum of the rows of each group (0 for an empty one: the rows are ReLU outputs), from a table of
-    the groups' rows padded with a zero row (faster than maximum.reduceat over rows)."""
+    """The maximum of the rows of each group (`group` sorted; 0 for an empty one: the rows are ReLU outputs)."""
     starts = numpy.searchsorted(group, numpy.arange(groups))
-    place = numpy.arange(len(group)) - starts[group]
-    table = numpy.full((groups, int(place.max(initial=0)) + 1), len(hidden))
-    table[group, place] = numpy.arange(len(group))
-    return numpy.vstack([hidden, numpy.zeros((1, hidden.shape[1]), dtype=hidden.dtype)])[table].max(axis=1)
+    filled = starts < numpy.append(starts[1:], len(group))
+    out = numpy.zeros((groups, hidden.shape[1]), dtype="f")
+    if filled.any():
+        out[filled] = numpy.maximum.reduceat(hidden, starts[filled], axis=0)
+    return out

@@ -391,6 +391,7 @@ class RelationModel(TrainablePipe):
                                     "max_gap": max_gap,
                                     "cue_types": list(cue_types), "acronym_confidence": acronym_confidence}
         self._hashed: dict[str, tuple[list[str], dict[int, int]]] = {}
+        self._tags: tuple[list[str] | None, dict[str, int], int] = (None, {}, 0)  # end_tags, their index, positions
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -417,9 +418,10 @@ class RelationModel(TrainablePipe):
         starts = sentence_starts(doc)
         pairs = candidate_pairs(doc, entities, self.cfg["max_gap"], starts)
         tags = self.cfg.get("end_tags", [])
+        if self._tags[0] is not tags:  # made once per list, as _vocab
+            self._tags = (tags, {tag: i for i, tag in enumerate(tags)}, encoder_positions(self.model))
         return pairs, pair_features(doc, entities, pairs, self._vocab("between_words"), starts,
-                                    self._vocab("head_words"), {tag: i for i, tag in enumerate(tags)},
-                                    encoder_positions(self.model))
+                                    self._vocab("head_words"), self._tags[1], self._tags[2])
 
     def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], numpy.ndarray]]:
         """Per doc: its candidate pairs and their per-type probabilities (one classifier call for the batch)."""
