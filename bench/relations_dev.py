@@ -5,6 +5,7 @@ per type the precision by probability and the share of the written-down relation
     python bench/relations_dev.py --out edges.tsv [--carry judged.tsv]       # edges to judge (verdicts carried over)
     python bench/relations_dev.py --judged judged.tsv                        # precision and found per point
     python bench/relations_dev.py --calibrate --carry judged.tsv             # the model's confidence table from it
+    python bench/relations_dev.py --out edges.tsv --model runs/relations/model --carry judged.tsv  # a trained one
 
 `--out` builds the graph of each round's sample.jsonl with every model type kept from `--min-probability` up
 (the confidence table and the graph's operating point set aside, so each edge carries its probability) and
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import networkx as nx
+import spacy
 import srsly
 from spacy.language import Language
 from relations_blind import _matches, _names, edges_by_abstract, round_folder
@@ -77,9 +79,20 @@ def every_edge(records: list[PaperRecord], nlp: Language) -> nx.MultiDiGraph:
     return graph_builder.finalize()
 
 
-def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probability: float) -> list[dict[str, Any]]:
-    """The rows to judge: every typed edge of each set's graph at `min_probability` and up (see module doc)."""
+def pipeline(relation_model: Path | None = None) -> Language:
+    """The shipped pipeline, or with its relation component taken from a trained one (what the `relations` step
+    of `paperkg train` writes: a pipeline holding only `relation_model`)."""
     nlp = paperkg.load_pipeline()
+    if relation_model is not None:
+        nlp.remove_pipe("relation_model")
+        nlp.add_pipe("relation_model", source=spacy.load(relation_model))
+    return nlp
+
+
+def candidates(sets: list[tuple[str, list[dict], list[list[str]]]], min_probability: float,
+               relation_model: Path | None = None) -> list[dict[str, Any]]:
+    """The rows to judge: every typed edge of each set's graph at `min_probability` and up (see module doc)."""
+    nlp = pipeline(relation_model)
     component = cast(RelationModel, nlp.get_pipe("relation_model"))
     table = dict(component.cfg["precision"])
     thresholds = dict(component.cfg["thresholds"])
@@ -189,6 +202,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the edges for judging here (TSV)")
     parser.add_argument("--carry", type=Path, nargs="+", default=[], help="with --out or --calibrate: judged TSVs "
                         "whose verdicts are carried over to the same edges (set, abstract, head, type, tail)")
+    parser.add_argument("--model", type=Path, help="with --out: the relation component of this trained pipeline "
+                        "(runs/relations/model) instead of the shipped one")
     parser.add_argument("--judged", type=Path, help="a judged TSV: print precision and expected found per point")
     parser.add_argument("--calibrate", action="store_true", help="list the edges again, carry the --carry "
                         "verdicts and write the shipped model's precision table from them (an edge not judged "
@@ -203,6 +218,8 @@ def main() -> None:
     for number in args.rounds:
         if not (round_folder(number) / "expected.txt").is_file():
             parser.error(f"round {number} has no {round_folder(number) / 'expected.txt'}")
+    if args.model and not (args.model / "relation_model").is_dir():
+        parser.error(f"--model {args.model} holds no relation_model (give the relations step's model folder)")
     for given in (args.judged, *args.carry):
         if given and not given.is_file():
             parser.error(f"{given} is not a file")
@@ -217,7 +234,7 @@ def main() -> None:
         parser.error(f"--benchmarks {args.benchmarks} holds no scier/dev.jsonl")
     verdicts = {_edge(row): (row["verdict"], row.get("why") or "")
                 for path in args.carry for row in _read_judged(path, parser)}
-    rows = candidates(dev_sets(args.rounds, args.ends_dev), args.min_probability)
+    rows = candidates(dev_sets(args.rounds, args.ends_dev), args.min_probability, args.model)
     if args.carry:
         for row in rows:
             row["verdict"], row["why"] = verdicts.get(_edge(row), ("", ""))

@@ -33,6 +33,7 @@ from paperkg.core.schema import REL_ENDS, SYMMETRIC_REL_TYPES, NodeLabel, Relati
 
 from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import register_extensions
+from .pair_encoder import PairTokens, pair_encoder, pair_tokens, stack_tokens
 
 LABELS = tuple(kind.value for kind in REL_ENDS)  # the nine entity-entity types, schema order
 NODE_LABELS = (NodeLabel.METHOD.value, NodeLabel.TASK.value, NodeLabel.DATASET.value, NodeLabel.METRIC.value)
@@ -53,10 +54,51 @@ def relation_classifier(hidden_width: int, dropout: float) -> Model[Floats2d, Fl
     return chain(Relu(nO=hidden_width, dropout=dropout), Sigmoid())
 
 
+@registry.architectures("paperkg.RelationEncoderClassifier.v1")
+def relation_encoder_classifier(hidden_width: int, dropout: float, encoder_width: int,
+                                max_position: int) -> Model[tuple[Floats2d, PairTokens], Floats2d]:
+    """(pair features, the pairs' sentence tokens) -> one sigmoid per type: the classifier (RelationClassifier.v1)
+    over the features and the piecewise CNN's (extract/pair_encoder.py) reading of the sentence."""
+    return Model("encoded_classifier", _encoded_forward, init=_encoded_init,
+                 layers=[pair_encoder(encoder_width, max_position), relation_classifier(hidden_width, dropout)])
+
+
+def _encoded_forward(model: Model, X: tuple[Floats2d, PairTokens], is_train: bool) -> tuple[Floats2d, Callable]:
+    features, tokens = X
+    encoder, classifier = model.layers
+    encoded, back_encoder = encoder(tokens, is_train)
+    Y, back_classifier = classifier(numpy.hstack([numpy.asarray(features), encoded]), is_train)
+
+    def backprop(dY: Floats2d) -> Floats2d:
+        d_input = back_classifier(dY)
+        back_encoder(d_input[:, features.shape[1]:])
+        return d_input[:, :features.shape[1]]
+    return Y, backprop
+
+
+def _encoded_init(model: Model, X: tuple[Floats2d, PairTokens] | None = None, Y: Floats2d | None = None) -> None:
+    encoder, classifier = model.layers
+    if X is None:
+        return
+    features, tokens = X
+    encoder.initialize(X=tokens)
+    classifier.initialize(X=numpy.hstack([numpy.asarray(features), encoder.predict(tokens)]), Y=Y)
+
+
 @registry.architectures("paperkg.RelationEnsemble.v1")
-def relation_ensemble(members: int, hidden_width: int, dropout: float) -> Model[Floats2d, Floats2d]:
-    """The mean of `members` classifiers (RelationClassifier.v1), each trained on its own with its own seed."""
+def relation_ensemble(members: int, hidden_width: int, dropout: float, encoder_width: int = 0,
+                      max_position: int = 10) -> Model:
+    """The mean of `members` classifiers, each trained on its own with its own seed: RelationClassifier.v1, or
+    with `encoder_width` > 0 RelationEncoderClassifier.v1 (input: features and sentence tokens)."""
+    if encoder_width:
+        return mean_of([relation_encoder_classifier(hidden_width, dropout, encoder_width, max_position)
+                        for _ in range(members)])
     return mean_of([relation_classifier(hidden_width, dropout) for _ in range(members)])
+
+
+def encoder_positions(model: Model) -> int:
+    """The distance buckets' bound of the model's pair encoder, 0 when it has none (the features alone)."""
+    return next((layer.attrs["max_position"] for layer in model.walk() if layer.name == "pair_encoder"), 0)
 
 
 def mean_of(layers: list[Model[Floats2d, Floats2d]]) -> Model[Floats2d, Floats2d]:
@@ -73,7 +115,7 @@ def _mean_forward(model: Model, X: Floats2d, is_train: bool) -> tuple[Floats2d, 
     return Y, backprop
 
 
-def _mean_init(model: Model, X: Floats2d | None = None, Y: Floats2d | None = None) -> None:
+def _mean_init(model: Model, X: Any = None, Y: Floats2d | None = None) -> None:
     for layer in model.layers:
         layer.initialize(X=X, Y=Y)
 
@@ -111,11 +153,13 @@ def candidate_pairs(doc: Doc, entities: Sequence[Span], max_gap: int,
 
 class PairFeatures(NamedTuple):
     """The features of a set of pairs (layout: `feature_width`) as the dense columns and the set one-hot
-    columns after them (row, column counted from the first one-hot column): most of a row is one-hot and 0."""
+    columns after them (row, column counted from the first one-hot column): most of a row is one-hot and 0;
+    and the pairs' sentence tokens for a pair encoder (None without one)."""
 
     dense: numpy.ndarray
     hot_rows: numpy.ndarray
     hot_columns: numpy.ndarray
+    tokens: PairTokens | None = None
 
     def rows(self, width: int) -> numpy.ndarray:
         """The full feature rows, `width` columns (for training)."""
@@ -128,9 +172,11 @@ class PairFeatures(NamedTuple):
 def stack_features(parts: Sequence[PairFeatures]) -> PairFeatures:
     """The features of several sets of pairs, one after the other."""
     offsets = numpy.cumsum([0] + [len(part.dense) for part in parts])
+    tokens = [part.tokens for part in parts if part.tokens is not None]
     return PairFeatures(numpy.vstack([part.dense for part in parts]),
                         numpy.concatenate([part.hot_rows + at for part, at in zip(parts, offsets)]),
-                        numpy.concatenate([part.hot_columns for part in parts]))
+                        numpy.concatenate([part.hot_columns for part in parts]),
+                        stack_tokens(tokens) if len(tokens) == len(parts) else None)
 
 
 def hashed(words: Sequence[str]) -> dict[int, int]:
@@ -152,14 +198,26 @@ class _Bounds(NamedTuple):
     t_end: numpy.ndarray
 
 
+def end_tags(span: Span) -> list[str]:
+    """What the pipeline knows of how good a mention is as an entity: its source, termhood rule, role, whether it
+    is a node, an acronym, proposed, and its length in tokens (one-hot over the cfg's `end_tags`)."""
+    known = span._  # one Underscore for the six reads
+    flags = [name for name, on in (("node", known.paperkg_node), ("acronym", known.paperkg_acronym),
+                                   ("proposed", known.paperkg_proposed)) if on]
+    return [f"source:{known.paperkg_source}", f"termhood:{known.paperkg_termhood}", f"role:{known.paperkg_role}",
+            f"length:{min(len(span), 4)}", *flags]
+
+
 def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], vocab: dict[int, int],
-                  starts: Sequence[int], head_vocab: dict[int, int] | None = None) -> PairFeatures:
+                  starts: Sequence[int], head_vocab: dict[int, int] | None = None,
+                  tag_vocab: dict[str, int] | None = None, max_position: int = 0) -> PairFeatures:
     """The features of the pairs (layout: `feature_width`): the tok2vec vectors of the head, the tail, the words
     between (mean and max), the CONTEXT tokens before the first and after the second mention (in the sentence),
     the head's and the tail's last token and the product of the two means; the labels and order; then one-hot:
     the gap, the mentions between, the between-words bag and, over the same words, the first and last word
     between and the words just before and after the pair; the last words of head and tail over `head_vocab`
-    (both vocabularies `hashed`).
+    (both vocabularies `hashed`); the end_tags of head and tail over `tag_vocab`. With `max_position` > 0, the
+    pairs' sentence tokens for the pair encoder (distances clipped there).
     Computed for all pairs at once from running sums (means) and a sparse table (maxima) of doc.tensor."""
     if not pairs:
         empty = numpy.zeros(0, dtype="i8")
@@ -182,7 +240,21 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     labels[:, 8] = h_start < t_start
     dense = numpy.hstack([*_vectors(tensor, bounds, h_start, t_start), labels]).astype("f")
     rows, columns = _one_hot(doc, numpy.sort(spans[:, 0]), bounds, vocab, head_vocab or {})
-    return PairFeatures(dense, rows, columns)
+    if tag_vocab:
+        at = len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * len(vocab) + 2 * len(head_vocab or {})
+        tags = numpy.zeros((len(entities), len(tag_vocab)), dtype=bool)
+        for i, entity in enumerate(entities):
+            tags[i, [tag_vocab[tag] for tag in end_tags(entity) if tag in tag_vocab]] = True
+        for offset, end in enumerate((index[:, 0], index[:, 1])):
+            tag_rows, tag_columns = numpy.nonzero(tags[end])
+            rows = numpy.concatenate([rows, tag_rows])
+            columns = numpy.concatenate([columns, at + offset * len(tag_vocab) + tag_columns])
+    tokens = None
+    if max_position:
+        in_sentence = numpy.searchsorted(sentence_bounds, numpy.arange(len(doc)), side="right") - 1
+        tokens = pair_tokens(tensor, sentence_bounds[in_sentence], sentence_bounds[in_sentence + 1],
+                             numpy.stack([h_start, h_end], axis=1), numpy.stack([t_start, t_end], axis=1), max_position)
+    return PairFeatures(dense, rows, columns, tokens)
 
 
 def _vectors(tensor: numpy.ndarray, bounds: _Bounds, h_start: numpy.ndarray,
@@ -263,9 +335,10 @@ def dense_width(tensor_width: int) -> int:
     return 9 * tensor_width + 9
 
 
-def feature_width(tensor_width: int, vocab_size: int, head_vocab_size: int = 0) -> int:
-    """The number of features of a pair."""
-    return dense_width(tensor_width) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * vocab_size + 2 * head_vocab_size
+def feature_width(tensor_width: int, vocab_size: int, head_vocab_size: int = 0, tags_size: int = 0) -> int:
+    """The number of features of a pair (without the pair encoder's, which follow them)."""
+    return (dense_width(tensor_width) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * vocab_size
+            + 2 * head_vocab_size + 2 * tags_size)
 
 
 def one_direction(pairs: Sequence[Pair], scores: numpy.ndarray) -> numpy.ndarray:
@@ -314,9 +387,11 @@ class RelationModel(TrainablePipe):
         self.name = name
         self.entities_key = entities_key  # not in cfg: the weights' saved cfg must not override the pipeline's wiring
         self.cfg: dict[str, Any] = {"labels": list(LABELS), "thresholds": {label: 0.5 for label in LABELS},
-                                    "precision": {}, "between_words": [], "head_words": [], "max_gap": max_gap,
+                                    "precision": {}, "between_words": [], "head_words": [], "end_tags": [],
+                                    "max_gap": max_gap,
                                     "cue_types": list(cue_types), "acronym_confidence": acronym_confidence}
         self._hashed: dict[str, tuple[list[str], dict[int, int]]] = {}
+        self._tags: tuple[list[str] | None, dict[str, int], int] = (None, {}, 0)  # end_tags, their index, positions
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -342,8 +417,11 @@ class RelationModel(TrainablePipe):
         """The candidate pairs of a doc and their features."""
         starts = sentence_starts(doc)
         pairs = candidate_pairs(doc, entities, self.cfg["max_gap"], starts)
+        tags = self.cfg.get("end_tags", [])
+        if self._tags[0] is not tags:  # made once per list, as _vocab
+            self._tags = (tags, {tag: i for i, tag in enumerate(tags)}, encoder_positions(self.model))
         return pairs, pair_features(doc, entities, pairs, self._vocab("between_words"), starts,
-                                    self._vocab("head_words"))
+                                    self._vocab("head_words"), self._tags[1], self._tags[2])
 
     def predict(self, docs: Iterable[Doc]) -> list[tuple[list[Pair], numpy.ndarray]]:
         """Per doc: its candidate pairs and their per-type probabilities (one classifier call for the batch)."""
@@ -362,7 +440,8 @@ class RelationModel(TrainablePipe):
     def score(self, features: PairFeatures) -> numpy.ndarray:
         """Per-type probabilities of the pairs: the mean of the classifiers' outputs, each first layer's product
         with the one-hot columns taken as the sum of the weight columns that are set (the numbers
-        model.predict gives on the full rows, for a fraction of the work: most columns are 0)."""
+        model.predict gives on the full rows, for a fraction of the work: most columns are 0); a pair encoder's
+        output meets the last columns."""
         members = self.model.layers if self.model.name == "mean_of" else [self.model]
         dense = features.dense
         order = numpy.argsort(features.hot_rows, kind="stable")  # every row has some (its gap bucket)
@@ -374,6 +453,10 @@ class RelationModel(TrainablePipe):
             W, b = (self.model.ops.to_numpy(hidden.get_param(name)) for name in ("W", "b"))
             hot = numpy.ascontiguousarray(W.T)[columns]
             H = dense @ W[:, :dense.shape[1]].T + b + numpy.add.reduceat(hot, row_starts, axis=0)
+            if member.name == "encoded_classifier" and features.tokens is not None:
+                encoded = member.layers[0].predict(features.tokens)
+                H += encoded @ W[:, W.shape[1] - encoded.shape[1]:].T
+                member = member.layers[1]
             total += self.model.ops.to_numpy(member.layers[-1].predict(numpy.maximum(H, 0)))
         return total / len(members)
 
@@ -401,11 +484,18 @@ class RelationModel(TrainablePipe):
             doc._.paperkg_relations = sorted(found.values(), key=lambda r: (r.sentence, r.head, r.tail, r.type.value))
 
     def initialize(self, get_examples: Callable, *, nlp: Language | None = None, between_words: Sequence[str] = (),
-                   head_words: Sequence[str] = (), tensor_width: int = 96) -> None:
-        """Size the classifier for the two vocabularies and the tok2vec width (weights come from training)."""
+                   head_words: Sequence[str] = (), tags: Sequence[str] = (), tensor_width: int = 96) -> None:
+        """Size the classifier for the vocabularies and the tok2vec width (weights come from training)."""
         self.cfg["between_words"], self.cfg["head_words"] = list(between_words), list(head_words)
-        width = feature_width(tensor_width, len(between_words), len(head_words))
-        self.model.initialize(X=numpy.zeros((2, width), dtype="f"), Y=numpy.zeros((2, len(self.labels)), dtype="f"))
+        self.cfg["end_tags"] = list(tags)
+        width = feature_width(tensor_width, len(between_words), len(head_words), len(tags))
+        X: Any = numpy.zeros((1, width), dtype="f")
+        positions = encoder_positions(self.model)
+        if positions:  # one pair of one-token mentions in a four-token sentence
+            sentence = numpy.zeros(4, dtype="i8")
+            X = (X, pair_tokens(numpy.zeros((4, tensor_width), dtype="f"), sentence, sentence + 4,
+                                numpy.array([[0, 1]]), numpy.array([[2, 3]]), positions))
+        self.model.initialize(X=X, Y=numpy.zeros((1, len(self.labels)), dtype="f"))
 
 
 @Language.factory(

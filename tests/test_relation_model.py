@@ -160,8 +160,9 @@ def test_scoring_from_the_set_columns_gives_what_the_model_gives_on_the_full_row
         doc = nlp(SENTENCES)
     pairs, features = component.featurize(doc, list(doc.spans["entities"]))
     rows = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
-                                       len(component.cfg["head_words"])))
-    assert pairs and numpy.allclose(component.score(features), component.model.predict(rows), atol=1e-5)
+                                       len(component.cfg["head_words"]), len(component.cfg.get("end_tags", []))))
+    given = rows if features.tokens is None else (rows, features.tokens)
+    assert pairs and numpy.allclose(component.score(features), component.model.predict(given), atol=1e-5)
 
 
 def test_a_type_holds_one_way_round_and_a_symmetric_one_with_the_mean_of_both_directions():

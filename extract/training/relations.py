@@ -25,7 +25,8 @@ from thinc.api import Adam, Model, fix_random_seed
 
 from paperkg.core.schema import SYMMETRIC_REL_TYPES, RelType, relation_allowed
 from paperkg.extract.evaluate.relation_benchmarks import ANNOTATED, RelationRecord, read_relations
-from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, feature_width
+from paperkg.extract.pair_encoder import PairTokens, select_pairs, stack_tokens
+from paperkg.extract.relation_model import LABELS, RelationModel, candidate_pairs, end_tags, feature_width
 
 COMPONENT = "relation_model"
 JUDGED_Z = 1.2816  # one-sided 90% bound on the hand-judged precision (judged_precision)
@@ -34,11 +35,17 @@ FACTORY = "paperkg_relation_model"
 
 @dataclass
 class Featurized:
-    """Candidate pairs of a set of documents: features, gold (0/1 per type) and loss mask per pair."""
+    """Candidate pairs of a set of documents: features, gold (0/1 per type) and loss mask per pair, and their
+    sentence tokens for a pair encoder (None without one)."""
 
     X: numpy.ndarray
     Y: numpy.ndarray
     mask: numpy.ndarray
+    tokens: PairTokens | None = None
+
+    def inputs(self, batch: numpy.ndarray) -> Any:
+        """The classifier's input for the pairs `batch`: their feature rows (and sentence tokens)."""
+        return self.X[batch] if self.tokens is None else (self.X[batch], select_pairs(self.tokens, batch))
 
 
 def gold_docs(nlp: Language, records: Sequence[RelationRecord], negatives_from: Sequence[str] = ()) -> list[Doc]:
@@ -69,6 +76,11 @@ def head_vocabulary(docs: Sequence[Doc], size: int) -> list[str]:
     return [word for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]]
 
 
+def tag_vocabulary(docs: Sequence[Doc]) -> list[str]:
+    """Every end_tags value of the docs' mentions, sorted (gold mentions the pipeline did not find have no source)."""
+    return sorted({tag for doc in docs for span in doc.spans["entities"] for tag in end_tags(span)})
+
+
 def between_vocabulary(docs: Sequence[Doc], max_gap: int, size: int) -> list[str]:
     """The `size` words seen most often between the two mentions of a candidate pair (ties alphabetical)."""
     counts: Counter[str] = Counter()
@@ -82,14 +94,14 @@ def between_vocabulary(docs: Sequence[Doc], max_gap: int, size: int) -> list[str
 
 def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[RelationRecord]) -> Featurized:
     """Features, gold and mask of every candidate pair of gold-entity docs."""
-    xs, ys, masks = [], [], []
+    xs, ys, masks, tokens = [], [], [], []
     for doc, r in zip(docs, records):
         entities = list(doc.spans["entities"])
         pairs, features = component.featurize(doc, entities)
         if not pairs:
             continue
         X = features.rows(feature_width(doc.tensor.shape[1], len(component.cfg["between_words"]),
-                                        len(component.cfg["head_words"])))
+                                        len(component.cfg["head_words"]), len(component.cfg["end_tags"])))
         gold: dict[tuple[int, int, int, int], set[str]] = {}
         for h0, h1, t0, t1, kind in r.relations:  # a symmetric type holds both ways round: neither is a negative
             for key in ((h0, h1, t0, t1), (t0, t1, h0, h1)) if kind in SYMMETRIC_REL_TYPES else ((h0, h1, t0, t1),):
@@ -102,7 +114,9 @@ def featurize(component: RelationModel, docs: Sequence[Doc], records: Sequence[R
         xs.append(X)
         ys.append(Y)
         masks.append(numpy.tile(annotated, (len(pairs), 1)))
-    return Featurized(numpy.vstack(xs), numpy.vstack(ys), numpy.vstack(masks))
+        if features.tokens is not None:
+            tokens.append(features.tokens)
+    return Featurized(numpy.vstack(xs), numpy.vstack(ys), numpy.vstack(masks), stack_tokens(tokens) if tokens else None)
 
 
 def fit(model: Model, data: Featurized, epochs: int, batch_size: int, learn_rate: float,
@@ -117,8 +131,8 @@ def fit(model: Model, data: Featurized, epochs: int, batch_size: int, learn_rate
         total = 0.0
         for at in range(0, len(order), batch_size):
             batch = order[at:at + batch_size]
-            X, Y, M = data.X[batch], data.Y[batch], data.mask[batch]
-            P, backprop = model.begin_update(X)
+            Y, M = data.Y[batch], data.mask[batch]
+            P, backprop = model.begin_update(data.inputs(batch))
             weight = M * (1 + (positive_weight - 1) * Y)
             backprop(((P - Y) * weight / len(batch)).astype("f"))
             model.finish_update(optimizer)
@@ -127,15 +141,18 @@ def fit(model: Model, data: Featurized, epochs: int, batch_size: int, learn_rate
     return losses
 
 
-def new_component(settings: dict[str, Any], between_words: list[str], head_words: list[str],
+def new_component(settings: dict[str, Any], between_words: list[str], head_words: list[str], tags: list[str],
                   tensor_width: int) -> tuple[Language, RelationModel]:
     """A blank pipeline holding an initialised relation component with the settings' classifiers."""
     nlp = spacy.blank("en")
     config = {"model": {"@architectures": "paperkg.RelationEnsemble.v1", "members": settings["members"],
-                        "hidden_width": settings["hidden_width"], "dropout": settings["dropout"]},
+                        "hidden_width": settings["hidden_width"], "dropout": settings["dropout"],
+                        "encoder_width": settings.get("encoder_width", 0),
+                        "max_position": settings.get("max_position", 10)},
               "max_gap": settings["max_gap"], "cue_types": list(settings.get("cue_types", []))}
     component = cast(RelationModel, nlp.add_pipe(FACTORY, name=COMPONENT, config=config))
-    component.initialize(lambda: [], between_words=between_words, head_words=head_words, tensor_width=tensor_width)
+    component.initialize(lambda: [], between_words=between_words, head_words=head_words, tags=tags,
+                         tensor_width=tensor_width)
     return nlp, component
 
 
@@ -160,7 +177,9 @@ def train(benchmarks: Path, source_model: Path, out: Path, config: Path, seed: i
     records = load_records(benchmarks, settings["train_sources"], "train", limit)
     docs = gold_docs(pipeline, records, settings["negatives_from"])
     words = between_vocabulary(docs, settings["max_gap"], settings["between_words"])
-    nlp, component = new_component(settings, words, head_vocabulary(docs, settings["head_words"]),
+    tags = tag_vocabulary(docs) if settings.get("end_tags", False) else []
+    fix_random_seed(seed)  # the classifiers' initial weights
+    nlp, component = new_component(settings, words, head_vocabulary(docs, settings["head_words"]), tags,
                                    docs[0].tensor.shape[1])
     data = featurize(component, docs, records)
     losses = [fit(member, data, settings["epochs"], settings["batch_size"], settings["learn_rate"],
