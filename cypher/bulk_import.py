@@ -96,6 +96,12 @@ def _list_cell(value: list[Any]) -> tuple[str, str] | None:
     or unknown types, an empty string or one with a line break or the delimiter, a number out of range."""
     if not value:
         return "", ""
+    if len(value) == 1:  # most evidence lists: the item's own cell
+        item = value[0]
+        if type(item) is str:
+            return None if not item or _breaks(item) else ("string[]", item)
+        cell = _cell(item) if type(item) in _CSV_TYPES else None
+        return None if cell is None else (cell[0] + "[]", cell[1])
     types = set(map(type, value))
     first = types.pop()
     name = _CSV_TYPES.get(first)
@@ -130,7 +136,7 @@ def _cells(props: dict[str, Any]) -> Cells | None:
         cell = _cell(value)
         if cell is None:
             return None
-        cells.append((name, cell[0], cell[1]))
+        cells.append((name, *cell))
     return cells
 
 

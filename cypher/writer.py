@@ -484,6 +484,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
         if push != 1:
             raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
                                ExitCode.SERVER)
+        log.info("bulk import: schema created, push recorded at %.1f s", time.perf_counter() - began)
         if on_batch:
             on_batch(sum(files.nodes.values()) + sum(files.rels.values()))
         for (label, empty), label_rows in files.empty_lists.items():
@@ -492,6 +493,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
         _write_changes(driver, target.database, Changes(files.leftover, digests=files.digests), push, True,
                        None, None)
         finish_push(driver, target.database, push)
+        log.info("bulk import: Cypher's rows written at %.1f s", time.perf_counter() - began)
         with driver.session(database=target.database) as session:
             await_indexes(session)
     log.info("bulk import: Cypher's rows written, indexes online at %.1f s", time.perf_counter() - began)
