@@ -87,6 +87,14 @@ def timed(name: str, step, figures: dict) -> object:
     return result
 
 
+def with_cpu(record: logging.LogRecord) -> bool:
+    """A log filter adding to each record the CPU seconds so far of this process with its finished children
+    (the CSV writers, the importer) and of the server now running, and the load average."""
+    record.msg = (f"{record.msg} (CPU so far: client {client_cpu():.1f} s, server {process_cpu(server_pid()):.1f} s; "
+                  f"load {os.getloadavg()[0]:.1f})")
+    return True
+
+
 NAIVE_MERGE = """
 MATCH (s:{source} {{key: $row.source}})
 MATCH (t:{target} {{key: $row.target}})
@@ -164,9 +172,10 @@ def main() -> None:
                         help="leave out a step (repeatable)")
     args = parser.parse_args()
     target = Neo4jTarget(uri=args.uri, password=os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j"))
-    if args.bulk_import:  # the bulk import's phases, as they end
+    if args.bulk_import:  # the bulk import's phases, as they end, with the CPU seconds spent so far
         logging.basicConfig(format="%(message)s")
         logging.getLogger("paperkg.cypher.writer").setLevel(logging.INFO)
+        logging.getLogger("paperkg.cypher.writer").addFilter(with_cpu)
 
     corpus = corpus_graph(args.graph)
     paper_rels = sum(1 for s, *_ in corpus.edges if corpus.nodes[s]["label"] == "Paper")

@@ -2,7 +2,9 @@
 
 Only labels and relationship types of the graph model pass (they are the only strings
 ever placed into Cypher text); every value travels as a row parameter. Lists stay lists
-(Neo4j list properties), and edge evidence becomes parallel lists, one per field. Each row
+(Neo4j list properties; an empty list is left out, as None is: Neo4j's bulk importer cannot store one,
+and both ways of pushing leave the same data, so readers take a missing list as empty), and edge
+evidence becomes parallel lists, one per field. Each row
 carries the hash of its properties, stored with them, so a push can skip what the server holds.
 """
 from __future__ import annotations
@@ -68,9 +70,14 @@ def _property_value(value: Any, where: str, name: str) -> Any:
 
 
 def _properties(attrs: dict[str, Any], skip: Iterable[str], where: str) -> dict[str, Any]:
-    """The attributes as Neo4j properties, without bookkeeping fields and absent (None) values."""
+    """The attributes as Neo4j properties, without bookkeeping fields and absent values (None, an empty list)."""
     return {name: _property_value(value, where, name) for name, value in sorted(attrs.items())
-            if name not in skip and value is not None}
+            if name not in skip and value is not None and not _empty_list(value)}
+
+
+def _empty_list(value: Any) -> bool:
+    """Whether a value is an empty list or tuple (stored as no property, as None is)."""
+    return isinstance(value, (list, tuple)) and not value
 
 
 def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
@@ -152,7 +159,9 @@ def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,
     source_attrs, target_attrs = graph.nodes[source], graph.nodes[target]
     group = (rel_type, _checked_label(source, source_attrs), _checked_label(target, target_attrs))
     props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
-    props.update(evidence_lists(attrs.get("evidence") or []))
+    evidence = attrs.get("evidence")
+    if evidence:  # no evidence: no lists, as an empty list is no property
+        props.update(evidence_lists(evidence))
     return group, {"source": source_attrs.get("key", source), "target": target_attrs.get("key", target),
                    "props": props, "hash": props_hash(props)}
 
