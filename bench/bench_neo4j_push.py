@@ -19,7 +19,8 @@ it holding the large graph. Each step prints as it ends, with the CPU seconds of
 (when the server is the one scripts/neo4j.sh started, whose pid file lies under
 $PAPERKG_NEO4J_HOME/run) of the server: on a shared machine wall time depends on the others' load.
 With --bulk-import it also prints when each phase of the import ends (CSV written, imported, server
-started, Cypher's part done).
+started, schema in, Cypher's rows written, indexes online), with the CPU seconds spent so far by the client
+(with its finished children: the CSV writers, the importer) and by the server now running.
 """
 from __future__ import annotations
 

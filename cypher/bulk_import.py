@@ -383,7 +383,7 @@ class LocalServer:
                         raise PaperkgError(f"--bulk-import: the server in {self.home} did not come back after "
                                            f"the import; see {self.home / 'logs' / 'neo4j.log'}.",
                                            ExitCode.SERVER) from None
-                    time.sleep(0.5)
+                    time.sleep(0.2)
 
     def import_files(self, database: str, files: ImportFiles, report: Path) -> None:
         """`neo4j-admin database import full` of the files into `database` (overwritten: the caller checked
