@@ -216,19 +216,18 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
 def paper_digest(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any]) -> tuple[str, str]:
     """One paper node's key and digest (see paper_digests)."""
     edges = sorted([_type_of(node, target, key, data), node_key(graph, target), _label_of(graph, target),
-                    sorted(_plain_evidence(data), key=_first)] for _, target, key, data
-                   in graph.out_edges(node, keys=True, data=True))
+                    _edge_pairs(data)] for _, target, key, data in graph.out_edges(node, keys=True, data=True))
     return node_key(graph, node), hashlib.blake2b(_value_bytes([sorted(attrs.items(), key=_first), edges]),
                                                   digest_size=12).hexdigest()
 
 
-def _plain_evidence(data: dict[str, Any]) -> Iterable[tuple[str, Any]]:
-    """An edge's attributes as (name, value) pairs, compact evidence as dicts."""
+def _edge_pairs(data: dict[str, Any]) -> list[tuple[str, Any]]:
+    """An edge's attributes as sorted (name, value) pairs, compact evidence as dicts."""
     evidence = data.get("evidence")
-    if not evidence or not any(isinstance(item, CompactEvidence) for item in evidence):
-        return data.items()
-    return {**data, "evidence": [item.to_dict() if isinstance(item, CompactEvidence) else item
-                                 for item in evidence]}.items()
+    if evidence and any(isinstance(item, CompactEvidence) for item in evidence):
+        data = {**data, "evidence": [item.to_dict() if isinstance(item, CompactEvidence) else item
+                                     for item in evidence]}
+    return sorted(data.items(), key=_first)
 
 
 def _value_bytes(value: Any) -> bytes:
