@@ -221,9 +221,16 @@ def open_driver(target: Neo4jTarget, retry_hint: str = "") -> Iterator[Driver]:
 
 def apply_schema(driver: Driver, database: str, *, wait: bool = True) -> None:
     """Create paperkg's constraints and indexes (IF NOT EXISTS) and wait until they are online (`wait`; a
-    uniqueness constraint is online once created, as the server checks it then, so MERGE can use it anyway)."""
+    uniqueness constraint is online once created, as the server checks it then, so MERGE can use it anyway).
+    Without `wait` (a store the importer filled) the indexes come first, in one transaction: the server
+    populates them together, in one pass over the nodes, in the background while it builds the constraints."""
+    statements = schema_statements()
     with driver.session(database=database) as session:
-        for statement in schema_statements():
+        if not wait:
+            indexes = [statement for statement in statements if " CONSTRAINT " not in statement]
+            session.execute_write(lambda tx: [tx.run(statement).consume() for statement in indexes])
+            statements = [statement for statement in statements if statement not in indexes]
+        for statement in statements:
             session.run(statement).consume()
         if wait:
             await_indexes(session)
