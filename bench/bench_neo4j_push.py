@@ -19,7 +19,8 @@ it holding the large graph. Each step prints as it ends, with the CPU seconds of
 (when the server is the one scripts/neo4j.sh started, whose pid file lies under
 $PAPERKG_NEO4J_HOME/run) of the server: on a shared machine wall time depends on the others' load.
 With --bulk-import it also prints when each phase of the import ends (CSV written, imported, server
-started, Cypher's part done).
+started, schema in, Cypher's rows written, indexes online), with the CPU seconds spent so far by the client
+(with its finished children: the CSV writers, the importer) and by the server now running.
 """
 from __future__ import annotations
 
@@ -85,6 +86,14 @@ def timed(name: str, step, figures: dict) -> object:
     print(f"{name}: {figures[f'{name}_seconds']} s wall, CPU {figures[f'{name}_client_cpu_seconds']} s client, "
           f"{figures[f'{name}_server_cpu_seconds']} s server; load average {os.getloadavg()[0]:.1f}", flush=True)
     return result
+
+
+def with_cpu(record: logging.LogRecord) -> bool:
+    """A log filter adding to each record the CPU seconds so far of this process with its finished children
+    (the CSV writers, the importer) and of the server now running, and the load average."""
+    record.msg = (f"{record.msg} (CPU so far: client {client_cpu():.1f} s, server {process_cpu(server_pid()):.1f} s; "
+                  f"load {os.getloadavg()[0]:.1f})")
+    return True
 
 
 NAIVE_MERGE = """
@@ -164,9 +173,10 @@ def main() -> None:
                         help="leave out a step (repeatable)")
     args = parser.parse_args()
     target = Neo4jTarget(uri=args.uri, password=os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j"))
-    if args.bulk_import:  # the bulk import's phases, as they end
+    if args.bulk_import:  # the bulk import's phases, as they end, with the CPU seconds spent so far
         logging.basicConfig(format="%(message)s")
         logging.getLogger("paperkg.cypher.writer").setLevel(logging.INFO)
+        logging.getLogger("paperkg.cypher.writer").addFilter(with_cpu)
 
     corpus = corpus_graph(args.graph)
     paper_rels = sum(1 for s, *_ in corpus.edges if corpus.nodes[s]["label"] == "Paper")

@@ -5,11 +5,11 @@ it writes the store files directly, without transactions. It needs the server st
 for a server run from a local Neo4j home (lib/, conf/neo4j.conf, run/neo4j.pid: what
 scripts/neo4j.sh makes). Here the graph becomes CSV files (one per label or relationship group and
 set of property types, so every column has one type and no row has an empty field) carrying the
-same properties and markers a push writes, the paper digests included; they are written by as many
+same properties and markers a push writes, the paper digests included (an empty list, which the
+importer cannot store, is no property in either: see paperkg.cypher.rows); they are written by as many
 processes as there are cores (forked, each for the relationships and nodes of its share of the node
 keys). The caller stops the server, imports, starts it again and writes by Cypher what CSV cannot
-carry exactly: empty lists (the importer drops them), with the hash and digest of their nodes, and
-rows with line breaks or the array delimiter inside a list item, with their relationships.
+carry exactly: rows with line breaks or the array delimiter inside a list item, with their relationships.
 """
 from __future__ import annotations
 
@@ -39,14 +39,13 @@ ARRAY_DELIMITER = "\x1f"  # the unit separator: text never holds it, ";" (the de
 _CSV_TYPES = {str: "string", int: "long", float: "double", bool: "boolean"}
 HASH = "paperkg_hash"
 DIGEST = "paperkg_digest"
-PENDING = "pending"  # the hash of a node whose empty lists Cypher still has to set
 _LONG = range(-2**63, 2**63)
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 _START_TIMEOUT = 300.0
 _MAX_WRITERS = 4
 _STAMP_HEADER = ["first_push:long", "last_push:long", "paperkg_hash:string", "paperkg_keys:string[]"]
 
-Cells = list[tuple[str, str, str]]  # (property, CSV type ('' for an empty list), field text)
+Cells = list[tuple[str, str, str]]  # (property, CSV type, field text)
 
 
 @dataclass
@@ -54,8 +53,6 @@ class ImportFiles:
     """The CSV files to import, what they leave to Cypher, and how many rows the import writes."""
 
     arguments: list[str] = field(default_factory=list)  # --nodes=Label=FILE and --relationships=TYPE=FILE
-    # (label, names of its empty lists) -> [key, hash, digest or None]: the lists Cypher sets, with the hash
-    empty_lists: dict[tuple[str, tuple[str, ...]], list[list[Any]]] = field(default_factory=dict)
     leftover: GraphRows = field(default_factory=GraphRows)  # rows CSV cannot carry exactly
     digests: dict[str, str] = field(default_factory=dict)  # paper key -> digest Cypher sets after `leftover`
     nodes: Counter[str] = field(default_factory=Counter)  # rows written per label (CSV and Cypher)
@@ -64,8 +61,6 @@ class ImportFiles:
     def merge(self, other: ImportFiles) -> None:
         """Add another writer's files and leftovers to these."""
         self.arguments += other.arguments
-        for group, rows in other.empty_lists.items():
-            self.empty_lists.setdefault(group, []).extend(rows)
         for label, node_rows in other.leftover.nodes.items():
             self.leftover.nodes[label].extend(node_rows)
         for rel_group, rel_rows in other.leftover.rels.items():
@@ -76,7 +71,7 @@ class ImportFiles:
 
 
 def _cell(value: Any) -> tuple[str, str] | None:
-    """A property value's CSV type ('' for an empty list) and field text, None when CSV cannot carry it exactly."""
+    """A property value's CSV type and field text, None when CSV cannot carry it exactly."""
     kind = type(value)
     if kind is str:
         return None if _breaks(value) else ("string", value)
@@ -92,10 +87,17 @@ def _cell(value: Any) -> tuple[str, str] | None:
 
 
 def _list_cell(value: list[Any]) -> tuple[str, str] | None:
-    """A list property's CSV type ('' when empty) and field text, None when CSV cannot carry it exactly: mixed
-    or unknown types, an empty string or one with a line break or the delimiter, a number out of range."""
+    """A list property's CSV type and field text, None when CSV cannot carry it exactly: empty (the importer
+    drops it; rows hold none), mixed or unknown types, an empty string or one with a line break or the
+    delimiter, a number out of range."""
     if not value:
-        return "", ""
+        return None
+    if len(value) == 1:  # most evidence lists: the item's own cell
+        item = value[0]
+        if type(item) is str:
+            return None if not item or _breaks(item) else ("string[]", item)
+        cell = _cell(item) if type(item) in _CSV_TYPES else None
+        return None if cell is None else (cell[0] + "[]", cell[1])
     types = set(map(type, value))
     first = types.pop()
     name = _CSV_TYPES.get(first)
@@ -130,7 +132,7 @@ def _cells(props: dict[str, Any]) -> Cells | None:
         cell = _cell(value)
         if cell is None:
             return None
-        cells.append((name, cell[0], cell[1]))
+        cells.append((name, *cell))
     return cells
 
 
@@ -262,20 +264,15 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
             if cells is None:
                 found.leftover.nodes[label].append(row)
             else:
-                _node_line(files, found, label, row, cells, push, digest)
+                _node_line(files, label, row, cells, push, digest)
     return files.close()
 
 
-def _node_line(files: _CsvFiles, found: ImportFiles, label: str, row: dict[str, Any], cells: Cells, push: int,
+def _node_line(files: _CsvFiles, label: str, row: dict[str, Any], cells: Cells, push: int,
                digest: str | None) -> None:
-    """One node row into its label's CSV file; its empty lists (and then its hash and digest) left to Cypher."""
-    kept = [(name, kind, text) for name, kind, text in cells if kind]
-    empty = tuple(name for name, kind, _ in cells if not kind)
-    if empty:
-        found.empty_lists.setdefault((label, empty), []).append([row["key"], row["hash"], digest])
-        digest = None
-    columns = tuple((name, kind) for name, kind, _ in kept)
-    texts = [text for _, _, text in kept] + _stamps(row, push, complete=not empty)
+    """One node row into its label's CSV file, with its digest unless Cypher sets it."""
+    columns = tuple((name, kind) for name, kind, _ in cells)
+    texts = [text for _, _, text in cells] + _stamps(row, push)
     if digest is not None:
         texts.append(digest)
     files.write("nodes", label, (label, columns, digest is None), texts, lambda: _node_header(label, columns, digest))
@@ -289,10 +286,10 @@ def _node_header(label: str, columns: tuple[tuple[str, str], ...], digest: str |
 
 def _rel_line(files: _CsvFiles, group: tuple[str, str, str], row: dict[str, Any], push: int, left: set[str]) -> bool:
     """One relationship row into its group's CSV file; False (nothing written) when Cypher must write it: a
-    value CSV cannot carry, an empty list, or an end that Cypher creates."""
+    value CSV cannot carry or an end that Cypher creates."""
     rel_type, source, target = group
     cells = _cells(row["props"])
-    if cells is None or row["source"] in left or row["target"] in left or any(not kind for _, kind, _ in cells):
+    if cells is None or row["source"] in left or row["target"] in left:
         return False
     columns = tuple((name, kind) for name, kind, _ in cells)
     files.write("relationships", rel_type, (group, columns),
@@ -302,10 +299,9 @@ def _rel_line(files: _CsvFiles, group: tuple[str, str, str], row: dict[str, Any]
     return True
 
 
-def _stamps(row: dict[str, Any], push: int, complete: bool = True) -> list[str]:
-    """first_push, last_push, paperkg_hash and paperkg_keys (sorted) of a row; a row Cypher completes
-    carries a hash no row has until then, so a push cut short before that rewrites it."""
-    return [str(push), str(push), row["hash"] if complete else PENDING, ARRAY_DELIMITER.join(sorted(row["props"]))]
+def _stamps(row: dict[str, Any], push: int) -> list[str]:
+    """first_push, last_push, paperkg_hash and paperkg_keys (sorted) of a row."""
+    return [str(push), str(push), row["hash"], ARRAY_DELIMITER.join(sorted(row["props"]))]
 
 
 @dataclass(frozen=True)
@@ -387,7 +383,7 @@ class LocalServer:
                         raise PaperkgError(f"--bulk-import: the server in {self.home} did not come back after "
                                            f"the import; see {self.home / 'logs' / 'neo4j.log'}.",
                                            ExitCode.SERVER) from None
-                    time.sleep(0.5)
+                    time.sleep(0.2)
 
     def import_files(self, database: str, files: ImportFiles, report: Path) -> None:
         """`neo4j-admin database import full` of the files into `database` (overwritten: the caller checked
