@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from functools import cache
 from itertools import chain, islice
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def die_with_parent(parent: int | None = None) -> None:
     if not sys.platform.startswith("linux"):
         return
     parent = os.getppid() if parent is None else parent
-    if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+    if _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         return
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
@@ -200,7 +201,24 @@ def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only:
     from paperkg.extract.pipeline_cache import cached_pipeline
 
     nlp = cached_pipeline(model, rules_only)
-    return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
+    lines = [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
+    release_free_heap()
+    return lines
+
+
+def release_free_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): a batch's
+    Docs and model activations, freed, leave ~100 MB of free heap that glibc keeps mapped, so a worker's
+    resident memory would grow by that over a build (bench/bench_scale.py, README "Performance")."""
+    trim = getattr(_libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _libc() -> ctypes.CDLL:
+    """The C library this process runs on (prctl, malloc_trim)."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:
