@@ -96,10 +96,12 @@ def role(pid: int, root: int) -> str:
 
     if pid == root:
         return "build"
+    if "forkserver" in command(parent(pid)):  # forked from the fork server: its command line too
+        return "worker"
     for name in ("forkserver", "resource_tracker"):
         if name in command(pid):
             return name.replace("_", " ").replace("forkserver", "fork server")
-    return "worker" if "forkserver" in command(parent(pid)) else "forked copy"
+    return "forked copy"
 
 
 class TreeSampler:

@@ -27,13 +27,14 @@ from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
-# Batches queued per worker. Lines come back in input order, so a worker that finished its batches
-# idles while the next one due (a batch of long abstracts) is still running elsewhere: 8 keeps the
-# workers busy through such batches, and 16 batches in flight hold ~3 MB of records and lines.
-IN_FLIGHT_PER_JOB = 8
-# Batches read (and normalised) while the fork server loads the pipeline, before the first submit
-# waits for it: 64 batches of 32 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
-READ_AHEAD_BATCHES = 64
+# Abstracts queued per worker (in whole batches, at least one). Lines come back in input order, so a worker
+# that finished its batches idles while the next one due (a batch of long abstracts) is still running
+# elsewhere: 8 batches of 32 keep the workers busy through such batches, and 512 abstracts in flight hold
+# ~3 MB of records and lines.
+IN_FLIGHT_PER_JOB = 256
+# Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
+# for it: 2,048 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
+READ_AHEAD = 2048
 # Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
 # loaded, and the fork server loads it while this process reads ahead (this process then imports no
 # spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB for
@@ -86,10 +87,11 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
             batches = iter(batches)
-            for batch in chain(list(islice(batches, READ_AHEAD_BATCHES)), batches):
+            in_flight = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size)
+            for batch in chain(list(islice(batches, max(1, READ_AHEAD // batch_size))), batches):
                 pending.append(([record.id for record in batch],
                                 pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
-                if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                if len(pending) >= in_flight:
                     yield from _collect(pending.popleft())
             while pending:
                 yield from _collect(pending.popleft())
@@ -201,15 +203,14 @@ def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only:
     from paperkg.extract.pipeline_cache import cached_pipeline
 
     nlp = cached_pipeline(model, rules_only)
-    lines = [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
-    release_free_heap()
-    return lines
+    return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
 
 
 def release_free_heap() -> None:
-    """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): a batch's
-    Docs and model activations, freed, leave ~100 MB of free heap that glibc keeps mapped, so a worker's
-    resident memory would grow by that over a build (bench/bench_scale.py, README "Performance")."""
+    """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): the fork
+    server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
+    after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
+    hardly lowers their peak, which is the batch's own activations (README "Performance")."""
     trim = getattr(_libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
     if trim is not None:
         trim(0)
