@@ -35,12 +35,12 @@ IN_FLIGHT_PER_JOB = 256
 # Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
 # for it: 2,048 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
 READ_AHEAD = 2048
-# Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
-# loaded, and the fork server loads it while this process reads ahead (this process then imports no
-# spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB for
-# its duration. A batch of 32 abstracts takes ~0.4 s of CPU, and two workers save half of that per
-# batch: from 4 batches the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
-AUTO_POOL_BATCHES = 4
+# Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
+# the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
+# imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
+# for its duration. 32 abstracts take ~0.4 s of CPU, and two workers save half of that: from 128 abstracts
+# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
+AUTO_POOL = 128
 # Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
 # while the build writes JSON and the views from this many graph nodes (papers and entities): at the
 # example's 346 nodes all of it takes about 1 s, from 1,000 abstracts (5,557 nodes) about 5 s, and a
@@ -57,9 +57,9 @@ def available_cores() -> int:
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
                   batch_size: int) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
-    holds more than one batch (jobs None: one per core, from AUTO_POOL_BATCHES batches), else this process."""
+    holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process."""
     batches = batched(iter(records), batch_size)
-    enough = 2 if jobs else AUTO_POOL_BATCHES
+    enough = 2 if jobs else max(2, -(-AUTO_POOL // batch_size))
     first = list(islice(batches, enough))
     workers = jobs or available_cores()
     if workers == 1 or len(first) < enough:
