@@ -7,11 +7,11 @@ Samples N abstracts from the shared corpus (../shared/corpus/abstracts/abstracts
 in place; the sample is a fixed-seed shuffle, so the 10k sample lies inside the 100k one), writes
 it to a temporary folder outside the repository, runs the real command in a subprocess and
 samples the memory of its whole process tree (the build, the fork server and the workers) every
-0.2 s: summed Rss (a page shared by several processes counted in each) and summed Pss (shared
-pages split among the processes sharing them: the tree's real footprint), and the CPU seconds of
-its processes. Prints one line per run (with the build's own seconds per step) and the ratios
-the scale issue asks for. The largest process is ru_maxrss of the children (the build itself
-or one worker).
+0.2 s: summed Rss (a page shared by several processes counted in each; each process's Rss at the peak
+is printed too) and summed Pss (shared pages split among the processes sharing them: the tree's real
+footprint), and the CPU seconds of its processes. Prints one line per run (with the build's own
+seconds per step) and the ratios the scale issue asks for. The largest process is ru_maxrss of
+the children (the build itself or one worker).
 """
 from __future__ import annotations
 
@@ -80,20 +80,49 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def role(pid: int, root: int) -> str:
+    """What a process of the build's tree is, from its command line and its parent's."""
+    def command(of: int) -> str:
+        try:
+            return Path(f"/proc/{of}/cmdline").read_text()
+        except OSError:
+            return ""
+
+    def parent(of: int) -> int:
+        try:
+            return int(Path(f"/proc/{of}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    if pid == root:
+        return "build"
+    if "forkserver" in command(parent(pid)):  # forked from the fork server: its command line too
+        return "worker"
+    for name in ("forkserver", "resource_tracker"):
+        if name in command(pid):
+            return name.replace("_", " ").replace("forkserver", "fork server")
+    return "forked copy"
+
+
 class TreeSampler:
-    """Peaks of the summed Rss and Pss of a process tree, and the CPU time of every process seen in it
-    (each at its last sample: up to one interval per process is missed)."""
+    """Peaks of the summed Rss and Pss of a process tree, each process's Rss at the Rss peak, and the CPU
+    time of every process seen in it (each at its last sample: up to one interval per process is missed)."""
 
     def __init__(self, pid: int) -> None:
         self.pid, self.peak_rss, self.peak_pss, self.cpu = pid, 0.0, 0.0, {}
+        self.at_peak: list[tuple[str, float]] = []  # (role, Rss MB) of each process at the summed-Rss peak
 
     def sample(self) -> None:
         """One sample of the whole tree."""
         rss = pss = 0
+        processes = []
         for pid in tree_pids(self.pid):
             resident, proportional = memory_kb(pid)
             rss, pss = rss + resident, pss + proportional
+            processes.append((pid, resident / 1024))
             self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu_seconds(pid))
+        if rss / 1024 > self.peak_rss:
+            self.at_peak = [(role(pid, self.pid), mb) for pid, mb in processes]
         self.peak_rss, self.peak_pss = max(self.peak_rss, rss / 1024), max(self.peak_pss, pss / 1024)
 
 
@@ -128,6 +157,7 @@ def main() -> None:
     parser.add_argument("--papers", type=int, action="append", help="sample size (repeatable; default 10000)")
     parser.add_argument("--jobs", type=int, action="append", help="--jobs of the build (repeatable; default 2)")
     parser.add_argument("--no-model", action="store_true", help="rules-only pipeline")
+    parser.add_argument("--batch-size", type=int, help="--batch-size of the build (default: the build's)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--keep", type=Path, help="keep the samples and outputs in this folder")
     args = parser.parse_args()
@@ -142,12 +172,14 @@ def main() -> None:
         for jobs in jobs_list:
             arguments = ["build", str(source), "-o", str(folder / f"out-{size}-{jobs}"), "--jobs", str(jobs)]
             arguments += ["--no-model"] if args.no_model else []
+            arguments += ["--batch-size", str(args.batch_size)] if args.batch_size else []
             command = [sys.executable, "-m", "paperkg", *arguments]
             seconds, tree, largest, steps = run(command)
             results[size, jobs] = seconds
             print(f"{size:>8} {jobs:>4} {words:>11,} {seconds:>9.1f} {sum(tree.cpu.values()):>7.1f} "
                   f"{words / seconds:>9,.0f} {tree.peak_rss:>12,.0f} {tree.peak_pss:>12,.0f} "
-                  f"{largest:>19,.0f}\n{'':>14}{steps}", flush=True)
+                  f"{largest:>19,.0f}\n{'':>14}{steps}\n{'':>14}Rss MB at the peak: "
+                  + ", ".join(f"{name} {mb:,.0f}" for name, mb in tree.at_peak), flush=True)
     for size in sizes:
         if len(jobs_list) > 1:
             base = results[size, jobs_list[0]]

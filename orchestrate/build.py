@@ -317,7 +317,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
     with run_forked(graphml, f"writing {GRAPHML}", fork) as written, \
-            one_worker_pool() if fork else nullcontext() as layouts:
+            one_worker_pool(graph.number_of_nodes()) if fork else nullcontext() as layouts:
         began = time.perf_counter()
         views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
         planned = time.perf_counter() - began

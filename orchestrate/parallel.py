@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from functools import cache
 from itertools import chain, islice
 from pathlib import Path
 
@@ -26,24 +27,30 @@ from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
-# Batches queued per worker. Lines come back in input order, so a worker that finished its batches
-# idles while the next one due (a batch of long abstracts) is still running elsewhere: 8 keeps the
-# workers busy through such batches, and 16 batches in flight hold ~3 MB of records and lines.
-IN_FLIGHT_PER_JOB = 8
-# Batches read (and normalised) while the fork server loads the pipeline, before the first submit
-# waits for it: 64 batches of 32 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
-READ_AHEAD_BATCHES = 64
-# Without --jobs, an input of fewer batches runs in this process. Workers fork with the pipeline
-# loaded, and the fork server loads it while this process reads ahead (this process then imports no
-# spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB for
-# its duration. A batch of 32 abstracts takes ~0.4 s of CPU, and two workers save half of that per
-# batch: from 4 batches the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
-AUTO_POOL_BATCHES = 4
+# Abstracts queued per worker (in whole batches, at least one). Lines come back in input order, so a worker
+# that finished its batches idles while the next one due (a batch of long abstracts) is still running
+# elsewhere: 8 batches of 32 keep the workers busy through such batches, and 512 abstracts in flight hold
+# ~3 MB of records and lines.
+IN_FLIGHT_PER_JOB = 256
+# Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
+# for it: 2,048 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
+READ_AHEAD = 2048
+# Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
+# the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
+# imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
+# for its duration. 32 abstracts take ~0.4 s of CPU, and two workers save half of that: from 128 abstracts
+# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
+AUTO_POOL = 128
 # Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
 # while the build writes JSON and the views from this many graph nodes (papers and entities): at the
 # example's 346 nodes all of it takes about 1 s, from 1,000 abstracts (5,557 nodes) about 5 s, and a
 # fork of the build costs ~0.05 s.
 SECOND_PROCESS_NODES = 2_000
+# From this many graph nodes the map's layout worker is spawned, not forked: a forked process's Rss counts
+# every page of the build it shares, and at 10,000 abstracts (41,807 nodes) the build holds ~320 MB, so with
+# the forked copy writing GraphML and a forked layout worker the three summed 881 MB of Rss, over extraction's
+# peak. A spawned worker holds only its imports (~0.9 s of CPU, beside views that take ~8 s at that size).
+SPAWN_LAYOUT_NODES = 20_000
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
@@ -55,9 +62,9 @@ def available_cores() -> int:
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
                   batch_size: int) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
-    holds more than one batch (jobs None: one per core, from AUTO_POOL_BATCHES batches), else this process."""
+    holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process."""
     batches = batched(iter(records), batch_size)
-    enough = 2 if jobs else AUTO_POOL_BATCHES
+    enough = 2 if jobs else max(2, -(-AUTO_POOL // batch_size))
     first = list(islice(batches, enough))
     workers = jobs or available_cores()
     if workers == 1 or len(first) < enough:
@@ -85,10 +92,11 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
             batches = iter(batches)
-            for batch in chain(list(islice(batches, READ_AHEAD_BATCHES)), batches):
+            in_flight = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size)
+            for batch in chain(list(islice(batches, max(1, READ_AHEAD // batch_size))), batches):
                 pending.append(([record.id for record in batch],
                                 pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
-                if len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                if len(pending) >= in_flight:
                     yield from _collect(pending.popleft())
             while pending:
                 yield from _collect(pending.popleft())
@@ -105,10 +113,12 @@ def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
     return available_cores() > 1 and graph_nodes >= SECOND_PROCESS_NODES
 
 
-def one_worker_pool() -> ProcessPoolExecutor:
-    """A pool of one worker process dying with this one: forked when this process runs no other
-    thread (it starts at once, sharing this process's pages, imports included), else spawned."""
-    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+def one_worker_pool(graph_nodes: int = 0) -> ProcessPoolExecutor:
+    """A pool of one worker process dying with this one: forked when this process runs no other thread and
+    holds a graph of fewer than SPAWN_LAYOUT_NODES nodes (it starts at once, sharing this process's pages,
+    imports included), else spawned."""
+    fork = threading.active_count() == 1 and graph_nodes < SPAWN_LAYOUT_NODES
+    method = "fork" if fork and "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
                                initargs=(os.getpid(),))
 
@@ -170,7 +180,7 @@ def die_with_parent(parent: int | None = None) -> None:
     if not sys.platform.startswith("linux"):
         return
     parent = os.getppid() if parent is None else parent
-    if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+    if _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         return
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
@@ -201,6 +211,22 @@ def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only:
 
     nlp = cached_pipeline(model, rules_only)
     return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
+
+
+def release_free_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): the fork
+    server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
+    after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
+    hardly lowers their peak, which is the batch's own activations (README "Performance")."""
+    trim = getattr(_libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _libc() -> ctypes.CDLL:
+    """The C library this process runs on (prctl, malloc_trim)."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:

@@ -106,3 +106,17 @@ def test_dask_missing_is_one_clear_sentence(papers, tmp_path, monkeypatch):
     result = run_cli("extract", str(papers), "--dask", "local", "-o", str(tmp_path / "shards"), check=False)
     assert result.returncode == 2
     assert "pip install 'paperkg[dask]'" in result.stderr
+
+
+@pytest.mark.slow
+def test_the_models_lines_do_not_depend_on_the_spacy_batch_size(papers):
+    """A smaller --batch-size (a worker's batch activations are most of its peak memory) writes the same
+    lines, model included: each abstract is scored on its own, whatever shares its batch."""
+    import paperkg
+    from paperkg.extract.extraction import extract
+    from paperkg.extract.pipeline_cache import cached_pipeline
+
+    records = list(paperkg.read_records(papers))
+    nlp = cached_pipeline()
+    lines = {size: [line.to_json() for line in extract(nlp, records, batch_size=size)] for size in (6, 4, 1)}
+    assert lines[1] == lines[4] == lines[6] and len(lines[6]) == len(records)
