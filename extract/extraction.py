@@ -12,6 +12,7 @@ from paperkg.core.schema import (AcronymDefinition, Extraction, Mention, NodeLab
 
 from .entities import SPANS_KEY, entities_key
 from .extensions import acronym_records
+from .limits import BATCH_SIZE
 
 
 def doc_to_extraction(doc: Doc, paper: PaperRecord, key: str = SPANS_KEY) -> Extraction:
@@ -55,7 +56,7 @@ def _node_label(span_label: str) -> NodeLabel | None:
     return _NODE_LABELS.get(span_label)
 
 
-def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = 32) -> Iterator[Extraction]:
+def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = BATCH_SIZE) -> Iterator[Extraction]:
     """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper."""
     pairs = ((paper.abstract, paper) for paper in papers)
     key = entities_key(nlp)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.schema import PaperRecord
+from paperkg.extract.limits import BATCH_SIZE
 from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
 from paperkg.orchestrate.inputs import check_inputs, files_outside
 
@@ -26,7 +27,7 @@ class ExtractSettings:
 
     use_model: bool = True
     model: Path | None = None
-    batch_size: int = 32
+    batch_size: int = BATCH_SIZE
     jobs: int | None = None  # None: decided by the input's size (parallel.extract_lines)
     strict: bool = False
 

@@ -1,5 +1,4 @@
-"""The Python API: read abstracts, extract, build the graph; usable from a notebook (load_pipeline is
-extract/pipeline_cache.py's cached pipeline).
+"""The Python API for notebooks: read abstracts, extract, build the graph (load_pipeline: the cached pipeline).
 
     import paperkg
     graph = paperkg.build_graph(paperkg.read_records("examples/icml2025"))
@@ -10,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from paperkg.core.schema import Extraction, PaperRecord
+from paperkg.extract.limits import BATCH_SIZE
 from paperkg.extract.pipeline_cache import cached_pipeline as load_pipeline
 
 if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs them runs (load_pipeline too)
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # spaCy and NetworkX load only when a function that needs the
 
 
 def extract_records(records: Iterable[PaperRecord], nlp: Language | None = None,
-                    batch_size: int = 32) -> Iterator[Extraction]:
+                    batch_size: int = BATCH_SIZE) -> Iterator[Extraction]:
     """One Extraction (entities, acronyms, relations, evidence) per paper, streamed."""
     from paperkg.extract.extraction import extract
 

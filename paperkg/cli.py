@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.extract.limits import BATCH_SIZE
 from paperkg.settings import load_settings
 from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
@@ -104,8 +105,7 @@ BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
-    min=1, help="Worker processes for extraction (default: the machine's cores once the input has 4 batches or more); "
-                "output is the same for any N.",
+    min=1, help="Extraction processes (default: the cores, from 128 abstracts); the output is the same for any N.",
     show_default=False)]
 
 
@@ -127,7 +127,7 @@ def build(
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
     colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
                                                 help="Node colour in the views.")] = ColourBy.TYPE,
-    batch_size: BatchOption = 32,
+    batch_size: BatchOption = BATCH_SIZE,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
         "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
@@ -172,7 +172,7 @@ def extract(
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
-    batch_size: BatchOption = 32,
+    batch_size: BatchOption = BATCH_SIZE,
     jobs: JobsOption = None,
     dask: Annotated[Optional[str], typer.Option(
         "--dask", help="Extract on a Dask cluster: its scheduler address (tcp://host:8786), or 'local' for a "
