@@ -241,7 +241,7 @@ def pair_features(doc: Doc, entities: Sequence[Span], pairs: Sequence[Pair], voc
     dense = numpy.hstack([*_vectors(tensor, bounds, h_start, t_start), labels]).astype("f")
     rows, columns = _one_hot(doc, numpy.sort(spans[:, 0]), bounds, vocab, head_vocab or {})
     if tag_vocab:
-        at = len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * len(vocab) + 2 * len(head_vocab or {})
+        at = _word_columns(len(vocab), len(head_vocab or {}))
         tags = numpy.zeros((len(entities), len(tag_vocab)), dtype=bool)
         for i, entity in enumerate(entities):
             tags[i, [tag_vocab[tag] for tag in end_tags(entity) if tag in tag_vocab]] = True
@@ -337,8 +337,12 @@ def dense_width(tensor_width: int) -> int:
 
 def feature_width(tensor_width: int, vocab_size: int, head_vocab_size: int = 0, tags_size: int = 0) -> int:
     """The number of features of a pair (without the pair encoder's, which follow them)."""
-    return (dense_width(tensor_width) + len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * vocab_size
-            + 2 * head_vocab_size + 2 * tags_size)
+    return dense_width(tensor_width) + _word_columns(vocab_size, head_vocab_size) + 2 * tags_size
+
+
+def _word_columns(vocab_size: int, head_vocab_size: int) -> int:
+    """The one-hot columns before the end tags: gap, mentions between, the between words and the head words."""
+    return len(GAP_BUCKETS) + len(BETWEEN_BUCKETS) + 5 * vocab_size + 2 * head_vocab_size
 
 
 def one_direction(pairs: Sequence[Pair], scores: numpy.ndarray) -> numpy.ndarray:
