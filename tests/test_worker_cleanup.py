@@ -53,16 +53,21 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _killed_build_pids(tmp_path, papers: int, options: list[str], patch: str, signal_name: str) -> list[int]:
+    """Kill a `--jobs 2` build of the first example papers, patched by `patch` (which writes the pids of the
+    build's descendants to PIDS), by the signal; check the signal ended it and return those pids."""
+    source = write_papers(tmp_path / "papers.jsonl", example_papers()[:papers])
+    pids_file = tmp_path / "pids"
+    killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2", *options],
+                          f"PIDS = {str(pids_file)!r}\n" + patch, signal_name)
+    assert killed.returncode == -getattr(signal, signal_name), killed.stderr
+    return [int(pid) for pid in pids_file.read_text().split()]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_during_extraction_leaves_no_process_of_the_build(tmp_path, signal_name):
-    source = write_papers(tmp_path / "papers.jsonl", example_papers()[:12])
-    pids_file = tmp_path / "pids"
-    patch = f"PIDS = {str(pids_file)!r}\n" + _PATCH
-    killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2",
-                           "--batch-size", "2"], patch, signal_name)
-    assert killed.returncode == -getattr(signal, signal_name), killed.stderr
-    pids = [int(pid) for pid in pids_file.read_text().split()]
+    pids = _killed_build_pids(tmp_path, 12, ["--batch-size", "2"], _PATCH, signal_name)
     assert len(pids) >= 3, pids  # the fork server, two workers (and the resource tracker)
     _assert_all_end(pids)
 
@@ -85,13 +90,7 @@ views.PendingViews.finish = finish
 @pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_kill_after_the_graph_leaves_no_process_of_the_build(tmp_path, signal_name):
-    source = write_papers(tmp_path / "papers.jsonl", example_papers()[:6])
-    pids_file = tmp_path / "pids"
-    patch = f"PIDS = {str(pids_file)!r}\n" + _PATCH_AFTER_GRAPH
-    killed = killed_build(["build", str(source), "-o", str(tmp_path / "out"), "--no-model", "--jobs", "2"],
-                          patch, signal_name)
-    assert killed.returncode == -getattr(signal, signal_name), killed.stderr
-    pids = [int(pid) for pid in pids_file.read_text().split()]
+    pids = _killed_build_pids(tmp_path, 6, [], _PATCH_AFTER_GRAPH, signal_name)
     assert len(pids) >= 2, pids  # the copy writing GraphML, the map's layout worker (and the resource tracker)
     _assert_all_end(pids)
 
