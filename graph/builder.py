@@ -1,9 +1,10 @@
 """Grow a MultiDiGraph from extraction records: canonical entity nodes (from the mentions that read as
 terms), paper nodes, evidence on edges.
 
-Papers are taken in as they come; entity nodes are made once all are in (`finalize`), so that what
-a bare short form stands for, which names are one entity, its type and its name are decided by the
-whole corpus (graph/resolve.py), the same whatever order the papers came in.
+Papers are taken in as they come (in any order: a build adds them as its workers send them); paper
+and entity nodes are made once all are in (`finalize`, papers in key order), so that what a bare
+short form stands for, which names are one entity, its type and its name are decided by the whole
+corpus (graph/resolve.py), and the graph is the same whatever order the papers came in.
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class _Paper:
     """What one paper contributes, kept until `finalize`."""
 
     key: str
+    record: PaperRecord          # its node is made in `finalize`
     uses: list[_Use | None]      # aligned with the record's entities; None: not a node
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[_Undefined]
@@ -86,12 +88,11 @@ class GraphBuilder:
         self.evidence = EvidenceFactory()
 
     def add(self, record: Extraction) -> bool:
-        """Add one paper's extraction record; False (and no change) if the paper is already in the graph."""
+        """Add one paper's extraction record; False (and no change) if the paper is already in the graph or added."""
         paper = record.paper
         pkey = paper_key(paper.id)
-        if pkey in self.graph:
+        if pkey in self.graph or pkey in self.papers:
             return False
-        self._add_paper(pkey, paper)
         sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
         evidence = self.evidence.make
         cut = _hyphenated_names(record)
@@ -118,7 +119,7 @@ class GraphBuilder:
         undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
             paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
             for item in record.undefined_acronyms]
-        entry = _Paper(pkey, uses, relations, undefined)
+        entry = _Paper(pkey, paper, uses, relations, undefined)
         for use in uses:
             if use is not None and use.short and not use.bare:
                 entry.defines.setdefault(use.short, (use.form, use.name))
@@ -135,8 +136,11 @@ class GraphBuilder:
         self.merges.append((name, into, rule, paper))
 
     def finalize(self) -> nx.MultiDiGraph:
-        """Decide the entity nodes from every paper added, add them and their edges, then compute metrics."""
+        """Add the papers' nodes (in key order), decide the entity nodes from every paper added, add them and
+        their edges, then compute metrics."""
         order = sorted(self.papers)
+        for pkey in order:
+            self._add_paper(pkey, self.papers[pkey].record)
         shorts = self._short_forms(order)
         groups = UnionFind()
         evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))

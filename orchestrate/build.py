@@ -1,9 +1,11 @@
 """What `paperkg build` and `paperkg extract` do, step by step, with progress and a summary.
 
 A build reads and extracts (streaming the extraction lines to disk), builds the graph from all lines
-in paper-id order, writes its outputs into a staging folder and commits them together with their
-manifest (paperkg.core.output_folder): a failure or a kill at any point leaves the previous
-outputs as they were, or the new ones complete.
+(while workers extract, each line is added as it arrives and only the builder's `finalize` is left
+for after extraction: orchestrate/graph_feed.py; else in paper-id order after extraction), writes
+extractions.jsonl in paper-id order and its other outputs into a staging folder and commits them
+together with their manifest (paperkg.core.output_folder): a failure or a kill at any point leaves
+the previous outputs as they were, or the new ones complete.
 """
 from __future__ import annotations
 
@@ -22,15 +24,17 @@ from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import checked_output, names_folder
-from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
 from paperkg.orchestrate.extraction_store import ExtractionStore
+from paperkg.orchestrate.graph_feed import LineFeed, add_line, collector_paused
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from paperkg.graph.builder import GraphBuilder
 
 GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
 OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE)
@@ -106,16 +110,17 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     thesaurus = read_thesaurus(options.thesaurus) if options.thesaurus else {}
     summary = BuildSummary()
     mode = "" if options.from_extractions else extraction_mode(options.extract)
+    feed = LineFeed(thesaurus) if _feeds_graph(options) else None
     with run.transaction() as out:
         store = ExtractionStore(out.staging / SPOOL)
-        staged = _stage_lines(run, store, options, mode, summary)
+        staged = _stage_lines(run, store, options, mode, summary, feed)
         store.close()
         summary.warnings = list(run.warnings)
         if summary.papers_new == 0 and not staged.stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
         step = time.perf_counter()
-        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
+        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run, feed.builder if feed else None)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(staged.files, staged.earlier_inputs)
@@ -133,10 +138,19 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     return summary
 
 
+def _feeds_graph(options: BuildOptions) -> bool:
+    """Whether the new lines go to the graph builder as they arrive: in a build of new papers only (no
+    --update, no --from-extractions) whose workers may extract (else nothing runs beside the build)."""
+    from paperkg.orchestrate.parallel import workers_may_extract
+
+    return not options.update and not options.from_extractions and workers_may_extract(options.extract.jobs)
+
+
 def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: str,
-                 summary: BuildSummary) -> _Staged:
-    """Put the build's extraction lines in `store`: the earlier build's (--update), then the saved
-    extraction files' or the new records' lines; counts the new and skipped papers into `summary`."""
+                 summary: BuildSummary, feed: LineFeed | None = None) -> _Staged:
+    """Put the build's extraction lines in `store` (and the new ones into `feed`): the earlier build's
+    (--update), then the saved extraction files' or the new records' lines; counts the new and skipped
+    papers into `summary`."""
     earlier, known = _previous_build(options.output, store, mode) if options.update else (None, set())
     staged = _Staged(files=[], earlier_inputs=earlier.inputs if earlier else [])
     if options.from_extractions:
@@ -149,8 +163,11 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
                                                               options.output / EXTRACTIONS)
         store.drop(staged.stale)
         known -= staged.stale
-    for paper_id, line in run.extracted(staged.files, known):
-        store.append(paper_id, line)
+    with collector_paused() if feed else nullcontext():
+        for paper_id, line in run.extracted(staged.files, known):
+            where = store.append(paper_id, line)
+            if feed:
+                feed.add(paper_id, line, where)
     summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
     return staged
 
@@ -282,17 +299,19 @@ def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[
     return len(new - known), len(new & known)
 
 
-def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], run: Run) -> nx.MultiDiGraph:
-    """Write extractions.jsonl and build the graph from the same lines, in paper-id order."""
+def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], run: Run,
+                      built: GraphBuilder | None) -> nx.MultiDiGraph:
+    """Write extractions.jsonl in paper-id order and build the graph from the same lines (`built`: a
+    builder that has them all already, added as they arrived)."""
     from paperkg.graph.builder import GraphBuilder
-    from paperkg.graph.thesaurus import apply_thesaurus
 
-    builder = GraphBuilder()
-    with open(target, "w", encoding="utf8") as handle:
+    builder = built or GraphBuilder()
+    with collector_paused(), open(target, "w", encoding="utf8") as handle:
         for where, line in run.progress(store.sorted_lines(run.report), "building the graph"):
             handle.write(line + "\n")
-            builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
-    return builder.finalize()
+            if built is None:
+                add_line(builder, line, where, thesaurus)
+        return builder.finalize()
 
 
 def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
