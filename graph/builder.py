@@ -23,7 +23,6 @@ from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES,
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
-from .metrics import add_metrics
 from .names import clean_name
 from .relation_ends import end_refusal, mention_refusal, purpose_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
@@ -171,6 +170,8 @@ class GraphBuilder:
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
                 data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
+        from .metrics import add_metrics  # NumPy and SciPy: not in a build process while its workers extract
+
         add_metrics(self.graph)
         return self.graph
 

@@ -26,7 +26,7 @@ from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, r
 from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.ingest.readers import InputWarning, display_name
 from paperkg.orchestrate.extraction_store import ExtractionStore
-from paperkg.orchestrate.graph_feed import LineFeed, add_line, collector_paused
+from paperkg.orchestrate.graph_feed import add_line, collector_paused
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
@@ -110,17 +110,17 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     thesaurus = read_thesaurus(options.thesaurus) if options.thesaurus else {}
     summary = BuildSummary()
     mode = "" if options.from_extractions else extraction_mode(options.extract)
-    feed = LineFeed(thesaurus) if _feeds_graph(options) else None
+    feed = _early_builder(options)
     with run.transaction() as out:
         store = ExtractionStore(out.staging / SPOOL)
-        staged = _stage_lines(run, store, options, mode, summary, feed)
+        staged = _stage_lines(run, store, options, mode, summary, feed, thesaurus)
         store.close()
         summary.warnings = list(run.warnings)
         if summary.papers_new == 0 and not staged.stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
         step = time.perf_counter()
-        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run, feed.builder if feed else None)
+        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run, feed)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(staged.files, staged.earlier_inputs)
@@ -138,19 +138,22 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     return summary
 
 
-def _feeds_graph(options: BuildOptions) -> bool:
-    """Whether the new lines go to the graph builder as they arrive: in a build of new papers only (no
-    --update, no --from-extractions) whose workers may extract (else nothing runs beside the build)."""
+def _early_builder(options: BuildOptions) -> GraphBuilder | None:
+    """The graph builder the new lines go to as they arrive: in a build of new papers only (no --update,
+    no --from-extractions) whose workers may extract (else nothing runs beside the build)."""
+    from paperkg.graph.builder import GraphBuilder
     from paperkg.orchestrate.parallel import workers_may_extract
 
-    return not options.update and not options.from_extractions and workers_may_extract(options.extract.jobs)
+    if options.update or options.from_extractions or not workers_may_extract(options.extract.jobs):
+        return None
+    return GraphBuilder()
 
 
 def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: str,
-                 summary: BuildSummary, feed: LineFeed | None = None) -> _Staged:
-    """Put the build's extraction lines in `store` (and the new ones into `feed`): the earlier build's
-    (--update), then the saved extraction files' or the new records' lines; counts the new and skipped
-    papers into `summary`."""
+                 summary: BuildSummary, feed: GraphBuilder | None, thesaurus: dict[str, str]) -> _Staged:
+    """Put the build's extraction lines in `store` (and the new ones into `feed`, a graph builder, with
+    the thesaurus applied): the earlier build's (--update), then the saved extraction files' or the new
+    records' lines; counts the new and skipped papers into `summary`."""
     earlier, known = _previous_build(options.output, store, mode) if options.update else (None, set())
     staged = _Staged(files=[], earlier_inputs=earlier.inputs if earlier else [])
     if options.from_extractions:
@@ -163,11 +166,10 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
                                                               options.output / EXTRACTIONS)
         store.drop(staged.stale)
         known -= staged.stale
-    with collector_paused() if feed else nullcontext():
-        for paper_id, line in run.extracted(staged.files, known):
-            where = store.append(paper_id, line)
-            if feed:
-                feed.add(paper_id, line, where)
+    for paper_id, line in run.extracted(staged.files, known):
+        where = store.append(paper_id, line)
+        if feed is not None:
+            add_line(feed, line, where, thesaurus)
     summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
     return staged
 

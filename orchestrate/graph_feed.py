@@ -3,7 +3,9 @@ after extraction from the store in paper-id order.
 
 While workers extract, the build process mostly waits for them: parsing each line and adding it to
 the builder then (GraphBuilder.add takes papers in any order) leaves only `finalize` for after
-extraction, where one core would otherwise parse and add every line while the other idles.
+extraction, where one core would otherwise parse and add every line while the other idles. The new
+papers of a build are distinct (the readers skip a paper read again), so the order of arrival
+decides nothing that the id order would decide otherwise.
 """
 from __future__ import annotations
 
@@ -16,29 +18,6 @@ from paperkg.core.schema import Extraction
 
 if TYPE_CHECKING:
     from paperkg.graph.builder import GraphBuilder
-
-
-class LineFeed:
-    """Adds each new extraction line to a builder as it arrives. A paper met twice ends it (`builder`
-    None): which of its records is kept is decided by sorting the lines (ExtractionStore.sorted_lines),
-    so the build then adds them all again in id order."""
-
-    def __init__(self, thesaurus: dict[str, str]) -> None:
-        from paperkg.graph.builder import GraphBuilder
-
-        self.builder: GraphBuilder | None = GraphBuilder()
-        self.thesaurus = thesaurus
-        self._ids: set[str] = set()
-
-    def add(self, paper_id: str, line: str, where: str) -> None:
-        """Add one line (`where`: its place, for an error) unless the feed has ended."""
-        if self.builder is None:
-            return
-        if paper_id in self._ids:
-            self.builder = None
-            return
-        self._ids.add(paper_id)
-        add_line(self.builder, line, where, self.thesaurus)
 
 
 def add_line(builder: GraphBuilder, line: str, where: str, thesaurus: dict[str, str]) -> None:
