@@ -1,10 +1,9 @@
 """Grow a MultiDiGraph from extraction records: canonical entity nodes (from the mentions that read as
 terms), paper nodes, evidence on edges.
 
-Papers are taken in as they come (in any order: a build adds them as its workers send them); paper
-and entity nodes are made once all are in (`finalize`, papers in key order), so that what a bare
-short form stands for, which names are one entity, its type and its name are decided by the whole
-corpus (graph/resolve.py), and the graph is the same whatever order the papers came in.
+Papers are taken in as they come; entity nodes are made once all are in (`finalize`), so that what
+a bare short form stands for, which names are one entity, its type and its name are decided by the
+whole corpus (graph/resolve.py), the same whatever order the papers came in.
 """
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES,
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
+from .metrics import add_metrics
 from .names import clean_name
 from .relation_ends import end_refusal, mention_refusal, purpose_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
@@ -65,7 +65,6 @@ class _Paper:
     """What one paper contributes, kept until `finalize`."""
 
     key: str
-    record: PaperRecord          # its node is made in `finalize`
     uses: list[_Use | None]      # aligned with the record's entities; None: not a node
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[_Undefined]
@@ -87,11 +86,12 @@ class GraphBuilder:
         self.evidence = EvidenceFactory()
 
     def add(self, record: Extraction) -> bool:
-        """Add one paper's extraction record; False (and no change) if the paper is already in the graph or added."""
+        """Add one paper's extraction record; False (and no change) if the paper is already in the graph."""
         paper = record.paper
         pkey = paper_key(paper.id)
-        if pkey in self.graph or pkey in self.papers:
+        if pkey in self.graph:
             return False
+        self._add_paper(pkey, paper)
         sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
         evidence = self.evidence.make
         cut = _hyphenated_names(record)
@@ -118,7 +118,7 @@ class GraphBuilder:
         undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
             paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
             for item in record.undefined_acronyms]
-        entry = _Paper(pkey, paper, uses, relations, undefined)
+        entry = _Paper(pkey, uses, relations, undefined)
         for use in uses:
             if use is not None and use.short and not use.bare:
                 entry.defines.setdefault(use.short, (use.form, use.name))
@@ -135,11 +135,8 @@ class GraphBuilder:
         self.merges.append((name, into, rule, paper))
 
     def finalize(self) -> nx.MultiDiGraph:
-        """Add the papers' nodes (in key order), decide the entity nodes from every paper added, add them and
-        their edges, then compute metrics."""
+        """Decide the entity nodes from every paper added, add them and their edges, then compute metrics."""
         order = sorted(self.papers)
-        for pkey in order:
-            self._add_paper(pkey, self.papers[pkey].record)
         shorts = self._short_forms(order)
         groups = UnionFind()
         evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -170,8 +167,6 @@ class GraphBuilder:
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
                 data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
-        from .metrics import add_metrics  # NumPy and SciPy: not in a build process while its workers extract
-
         add_metrics(self.graph)
         return self.graph
 

@@ -35,13 +35,12 @@ class ExtractionStore:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def append(self, paper_id: str, line: str) -> str:
-        """Spool one new extraction line; returns where it is (as sorted_lines names it)."""
+    def append(self, paper_id: str, line: str) -> None:
+        """Spool one new extraction line."""
         data = line.encode("utf8") + b"\n"
         self._spool_lines += 1
         self._entries.append(_Entry(paper_id, _digest(data), 0, self._spool.tell(), len(data), self._spool_lines))
         self._spool.write(data)
-        return self._where(self._entries[-1])
 
     def add_file(self, path: Path) -> set[str]:
         """Index every line of a saved extraction file; returns its paper ids. A line that is not an

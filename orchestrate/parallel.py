@@ -105,12 +105,6 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
                            ExitCode.FAILED) from None
 
 
-def workers_may_extract(jobs: int | None) -> bool:
-    """Whether extraction may run in worker processes (extract_lines): with --jobs 2 or more; without
-    --jobs on a machine with more than one core (for an input of more than AUTO_POOL abstracts)."""
-    return jobs >= 2 if jobs is not None else available_cores() > 1
-
-
 def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
     """Whether the graph files and views are written by more than one process (orchestrate/build.py):
     with --jobs 2 or more; without --jobs when there is a core to spare and the graph is big enough to pay."""

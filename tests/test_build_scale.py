@@ -48,22 +48,6 @@ def test_jobs_2_as_a_command_writes_the_same_bytes_as_jobs_1(papers, one_job, tm
     assert folder_bytes(out) == folder_bytes(one_job)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("jobs", "while_extracting"), [("2", 6), ("1", 0)])
-def test_workers_extracting_leave_only_finalize_after_extraction(papers, tmp_path, monkeypatch, jobs,
-                                                                 while_extracting):
-    """With workers, the build adds each line to the graph as it arrives; with --jobs 1, after extraction."""
-    from paperkg.orchestrate import build
-    from paperkg.orchestrate.extraction_store import ExtractionStore
-
-    added, at_close = [], []
-    add_line, close = build.add_line, ExtractionStore.close
-    monkeypatch.setattr(build, "add_line", lambda *args: added.append(add_line(*args)))
-    monkeypatch.setattr(ExtractionStore, "close", lambda store: (at_close.append(len(added)), close(store)))
-    run_cli("build", str(papers), "-o", str(tmp_path / "out"), "--no-model", "--jobs", jobs, "--batch-size", "2")
-    assert at_close == [while_extracting] and len(added) == 6
-
-
 def test_from_extractions_builds_the_same_graph_without_extracting(one_job, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "spacy", None)  # any import of spaCy now fails
     saved = tmp_path / "saved" / "extractions.jsonl"
