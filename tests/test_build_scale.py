@@ -57,6 +57,21 @@ def test_from_extractions_builds_the_same_graph_without_extracting(one_job, tmp_
     _same_graph(one_job, tmp_path / "rebuilt")
 
 
+def test_the_graph_is_built_with_the_collector_paused(one_job, tmp_path, monkeypatch):
+    """The builder's objects live until the graph is written: full collections would only scan them again."""
+    import gc
+
+    from paperkg.graph.builder import GraphBuilder
+
+    seen = []
+    finalize = GraphBuilder.finalize
+    monkeypatch.setattr(GraphBuilder, "finalize", lambda builder: (seen.append(gc.isenabled()), finalize(builder))[1])
+    (tmp_path / "saved.jsonl").write_bytes((one_job / "extractions.jsonl").read_bytes())
+    run_cli("build", "--from-extractions", str(tmp_path / "saved.jsonl"), "-o", str(tmp_path / "out"))
+    assert seen == [False] and gc.isenabled()
+    _same_graph(one_job, tmp_path / "out")
+
+
 def test_api_build_graph_writes_the_bytes_of_paperkg_build(papers, one_job, tmp_path):
     """paperkg.build_graph, given the papers in another order, decides every node as the CLI does."""
     import paperkg
