@@ -8,11 +8,13 @@ import spacy
 from spacy.tokens import Doc, Span
 
 from paperkg.api import load_pipeline
-from paperkg.core.schema import ENTITY_REL_TYPES, REL_ENDS, Extraction, RelType, relation_allowed
+from paperkg.core.schema import ENTITY_REL_TYPES, REL_ENDS, RelType, relation_allowed
 from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, LABELS, acronym_synonyms,
                                             candidate_pairs, dense_width, feature_width, hashed, one_direction,
                                             pair_features, sentence_starts)
 from paperkg.extract.training.relations import judged_precision, lower_of, monotone_precision, wilson_lower
+
+from records import read_extractions
 
 
 SENTENCES = ("We train a convolutional neural network (CNN) for image classification and evaluate it on ImageNet. "
@@ -60,16 +62,9 @@ def test_an_acronym_definition_is_a_synonym_and_the_model_finds_typed_relations(
     assert all(0 <= r.confidence <= 1 for r in doc._.paperkg_relations)  # 0: below what the dev sets support
 
 
-def _built_extractions(built) -> list[Extraction]:
-    """The extraction lines of the shared `paperkg build` of the example corpus (the shipped pipeline, model
-    included): what extracting the corpus again here would give."""
-    lines = (built / "extractions.jsonl").read_text(encoding="utf8").splitlines()
-    return [Extraction.from_json(line, f"extractions.jsonl:{number}") for number, line in enumerate(lines, 1)]
-
-
 def test_every_relation_on_the_example_abstracts_fits_its_type_ends(built):
     relations = 0
-    for record in _built_extractions(built):
+    for record in read_extractions(built / "extractions.jsonl"):  # the shared build's, model included
         for r in record.relations:
             head, tail = record.entities[r.head], record.entities[r.tail]
             relations += 1
@@ -118,7 +113,7 @@ def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(
     from paperkg.graph.builder import GraphBuilder
 
     builder = GraphBuilder(min_confidence=0.0)
-    builder.add_all(_built_extractions(built))
+    builder.add_all(read_extractions(built / "extractions.jsonl"))
     graph = builder.finalize()
     kinds = {kind.value for kind in ENTITY_REL_TYPES}
     typed = [(h, t, k) for h, t, k in graph.edges(keys=True) if k in kinds]
