@@ -19,4 +19,4 @@ if [[ ! -s "$GEPHI_JAR" ]]; then
 fi
 .venv/bin/ruff check .
 bash scripts/typecheck.sh
-.venv/bin/python -m pytest --training "$@"
+.venv/bin/python -m pytest --training --acceptance "$@"

@@ -65,20 +65,28 @@ def shared() -> Path:
     return SHARED
 
 
-def _training_wanted(config: pytest.Config) -> bool:
-    return bool(config.getoption("--training")) or "training" in (config.getoption("-m") or "")
+# Opt-in tiers: a test marked with one of these runs only with its option, or a -m expression naming the marker
+# (scripts/test.sh, as CI, passes both). The help says why each is out of the default run.
+OPT_IN = {"training": "also run the `paperkg train` smoke run (marker `training`, about 10 s)",
+          "acceptance": "also run the acceptance tier (marker `acceptance`): the 1,000-abstract corpus build, the "
+                        "builds killed to check no process outlives them, a real Dask cluster; about 40 s of CPU"}
+
+
+def _wanted(config: pytest.Config, marker: str) -> bool:
+    return bool(config.getoption(f"--{marker}")) or marker in (config.getoption("-m") or "")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--training", action="store_true",
-                     help="also run the `paperkg train` smoke run (marker `training`, about 10 s); "
-                          "a -m expression that names `training` selects it too")
+    for marker, help_text in OPT_IN.items():
+        parser.addoption(f"--{marker}", action="store_true",
+                         help=f"{help_text}; a -m expression that names `{marker}` selects it too")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The training smoke run only when asked for (scripts/test.sh asks); then the scopes with the
-    most slow tests first (see `_slow_first`)."""
-    deselected = [] if _training_wanted(config) else [item for item in items if item.get_closest_marker("training")]
+    """The opt-in tiers only when asked for (scripts/test.sh asks); then the scopes with the most slow tests
+    first (see `_slow_first`)."""
+    left_out = [marker for marker in OPT_IN if not _wanted(config, marker)]
+    deselected = [item for item in items if any(item.get_closest_marker(marker) for marker in left_out)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = [item for item in items if item not in deselected]
@@ -110,6 +118,8 @@ def _module(item: pytest.Item) -> str:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    if _training_wanted(config):
+    left_out = [marker for marker in OPT_IN if not _wanted(config, marker)]
+    if not left_out:
         return None
-    return "the training smoke run is deselected: pass --training to run it (scripts/test.sh does)"
+    options = " and ".join(f"--{marker}" for marker in left_out)
+    return f"deselected: the tests marked {', '.join(left_out)}; pass {options} to run them (scripts/test.sh does)"

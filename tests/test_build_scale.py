@@ -105,6 +105,7 @@ def test_from_extractions_reports_a_paper_given_twice(one_job, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.acceptance  # a real LocalCluster: a scheduler and two worker processes, each importing spaCy
 def test_dask_local_cluster_of_two_workers_gives_the_same_graph_as_jobs_1(papers, one_job, tmp_path):
     pytest.importorskip("distributed")
     shards = tmp_path / "shards"

@@ -28,6 +28,7 @@ def corpus_graph(shared, tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.acceptance  # corpus scale: about 30 s of CPU, most of it the build
 def test_no_typed_edge_of_a_1000_abstract_corpus_build_breaks_its_type_s_end_labels(corpus_graph) -> None:
     labels = corpus_graph.nodes(data="label")
     typed = Counter(key for _, _, key in corpus_graph.edges(keys=True) if RelType(key) not in PAPER_REL_TYPES)

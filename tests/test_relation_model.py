@@ -14,7 +14,8 @@ from paperkg.extract.relation_model import (BETWEEN_BUCKETS, GAP_BUCKETS, LABELS
                                             pair_features, sentence_starts)
 from paperkg.extract.training.relations import judged_precision, lower_of, monotone_precision, wilson_lower
 
-from cli_helpers import CORPUS
+from records import read_extractions
+
 
 SENTENCES = ("We train a convolutional neural network (CNN) for image classification and evaluate it on ImageNet. "
              "Our parser outperforms the Stanford parser on the Penn Treebank.")
@@ -61,15 +62,14 @@ def test_an_acronym_definition_is_a_synonym_and_the_model_finds_typed_relations(
     assert all(0 <= r.confidence <= 1 for r in doc._.paperkg_relations)  # 0: below what the dev sets support
 
 
-def test_every_relation_on_the_example_abstracts_fits_its_type_ends(nlp):
-    texts = [p for f in sorted(CORPUS.glob("*.txt"))[:15] for p in f.read_text(encoding="utf8").split("\n\n")[1:]]
+def test_every_relation_on_the_example_abstracts_fits_its_type_ends(built):
     relations = 0
-    for doc in nlp.pipe(texts):
-        entities = list(doc.spans["entities"])
-        for r in doc._.paperkg_relations:
+    for record in read_extractions(built / "extractions.jsonl"):  # the shared build's, model included
+        for r in record.relations:
+            head, tail = record.entities[r.head], record.entities[r.tail]
             relations += 1
-            assert relation_allowed(r.type, entities[r.head].label_, entities[r.tail].label_), r
-            assert entities[r.head].sent.start == entities[r.tail].sent.start
+            assert relation_allowed(r.type, head.label or "", tail.label or ""), r
+            assert head.sentence == tail.sentence == r.sentence
     assert relations > 0
 
 
@@ -107,14 +107,13 @@ def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises(
     assert values[-1] == values[-2]                                    # nothing above 0.95: the precision below
 
 
-def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(nlp):
+def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(built):
     """The graph keeps what its operating point supports (this release: no typed edge); kept whatever their
     confidence, the model's relations still make only edges whose end labels their type allows."""
-    import paperkg
     from paperkg.graph.builder import GraphBuilder
 
     builder = GraphBuilder(min_confidence=0.0)
-    builder.add_all(paperkg.extract_records(paperkg.read_records(CORPUS), nlp))
+    builder.add_all(read_extractions(built / "extractions.jsonl"))
     graph = builder.finalize()
     kinds = {kind.value for kind in ENTITY_REL_TYPES}
     typed = [(h, t, k) for h, t, k in graph.edges(keys=True) if k in kinds]

@@ -12,7 +12,10 @@ import pytest
 
 from build_helpers import example_papers, killed_build, write_papers
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+# Acceptance tier: each test starts a --jobs 2 build (a fork server, workers loading spaCy), kills it, waits for
+# every process it started to end.
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's"),
+              pytest.mark.acceptance]
 
 # In the killed build: once the first batch comes back from a worker, write the build's descendants
 # (fork server, workers, resource tracker) to a file, then SIGKILL the build.

@@ -26,7 +26,7 @@ import org.openide.util.Lookup;
  * the table columns, and the import report's issues with their level. One JVM for all the files:
  * starting the toolkit is most of the time of an import.
  *
- * Usage: java -cp gephi-toolkit-all.jar GephiImport.java FILE...
+ * Usage: java -cp gephi-toolkit-all.jar GephiImport.java FILE... (or compiled: javac, then java -cp JAR:CLASSES GephiImport)
  */
 public final class GephiImport {
 
