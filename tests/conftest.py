@@ -72,6 +72,11 @@ OPT_IN = {"training": "also run the `paperkg train` smoke run (marker `training`
                         "builds killed to check no process outlives them, a real Dask cluster; about 40 s of CPU"}
 
 
+def _left_out(config: pytest.Config) -> list[str]:
+    """The opt-in markers this run does not ask for."""
+    return [marker for marker in OPT_IN if not _wanted(config, marker)]
+
+
 def _wanted(config: pytest.Config, marker: str) -> bool:
     return bool(config.getoption(f"--{marker}")) or marker in (config.getoption("-m") or "")
 
@@ -85,7 +90,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The opt-in tiers only when asked for (scripts/test.sh asks); then the scopes with the most slow tests
     first (see `_slow_first`)."""
-    left_out = [marker for marker in OPT_IN if not _wanted(config, marker)]
+    left_out = _left_out(config)
     deselected = [item for item in items if any(item.get_closest_marker(marker) for marker in left_out)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
@@ -118,7 +123,7 @@ def _module(item: pytest.Item) -> str:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    left_out = [marker for marker in OPT_IN if not _wanted(config, marker)]
+    left_out = _left_out(config)
     if not left_out:
         return None
     options = " and ".join(f"--{marker}" for marker in left_out)

@@ -65,7 +65,12 @@ def test_the_graph_is_built_with_the_collector_paused(one_job, tmp_path, monkeyp
 
     seen = []
     finalize = GraphBuilder.finalize
-    monkeypatch.setattr(GraphBuilder, "finalize", lambda builder: (seen.append(gc.isenabled()), finalize(builder))[1])
+
+    def noting_finalize(builder):
+        seen.append(gc.isenabled())
+        return finalize(builder)
+
+    monkeypatch.setattr(GraphBuilder, "finalize", noting_finalize)
     (tmp_path / "saved.jsonl").write_bytes((one_job / "extractions.jsonl").read_bytes())
     run_cli("build", "--from-extractions", str(tmp_path / "saved.jsonl"), "-o", str(tmp_path / "out"))
     assert seen == [False] and gc.isenabled()

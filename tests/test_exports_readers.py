@@ -24,7 +24,8 @@ GEPHI_JAR = Path(os.environ.get("PAPERKG_GEPHI_JAR", ROOT / ".gephi" / "gephi-to
 CHECKER = ROOT / "tests" / "java" / "GephiImport.java"
 # A short run: the client compiler only and the serial collector take about half the CPU of the JVM's defaults
 # (C2 compiling and parallel GC threads do not pay off in a few seconds); what the toolkit reads is the same.
-JVM_FLAGS = ["-Djava.awt.headless=true", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+SHORT_RUN_FLAGS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+JVM_FLAGS = ["-Djava.awt.headless=true", *SHORT_RUN_FLAGS]
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +65,7 @@ def _compiled_checker() -> Path:
     if not (classes / f"{CHECKER.stem}.class").is_file():
         classes.parent.mkdir(exist_ok=True)
         partial = Path(tempfile.mkdtemp(prefix="classes-", dir=classes.parent))
-        subprocess.run(["javac", *(f"-J{flag}" for flag in JVM_FLAGS[1:]), "-cp", str(GEPHI_JAR), "-d", str(partial),
+        subprocess.run(["javac", *(f"-J{flag}" for flag in SHORT_RUN_FLAGS), "-cp", str(GEPHI_JAR), "-d", str(partial),
                         str(CHECKER)], capture_output=True, text=True, check=True, timeout=600)
         try:
             partial.rename(classes)  # whole, or not at all: another run may have put it there meanwhile
