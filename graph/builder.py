@@ -106,8 +106,9 @@ class GraphBuilder:
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
             elif rel.confidence >= self.min_confidence:  # the graph's operating point (core/schema.py)
                 kept.append(rel)
-        refused = {i for rel in kept for i in (rel.head, rel.tail)  # a piece of a longer noun phrase where
-                   if mention_refusal(paper.abstract, record.entities[i])}  # written (relation_ends.py)
+        ends = {i for rel in kept for i in (rel.head, rel.tail)}  # each mention judged once
+        refused = {i for i in ends  # a piece of a longer noun phrase where written (relation_ends.py)
+                   if mention_refusal(paper.abstract, record.entities[i])}
         relations: list[tuple[int, int, RelType, CompactEvidence]] = []
         for rel in kept:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
