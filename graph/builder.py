@@ -307,7 +307,7 @@ class GraphBuilder:
             self._add_edge(source, target, kind, evidence)
             touched.add((source, target, kind.value))
         for edge in sorted(touched):
-            data = self.graph.edges[edge]
+            data = self.graph.get_edge_data(*edge)
             data["papers"] = data.get("papers", 0) + 1
 
     def _drop_misfit_relations(self) -> None:
@@ -328,8 +328,8 @@ class GraphBuilder:
         self.graph.add_node(pkey, **attrs)
 
     def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
-        if self.graph.has_edge(source, target, key=kind.value):
-            data = self.graph.edges[source, target, kind.value]
+        data = self.graph.get_edge_data(source, target, kind.value)  # the edge's own dict, found once
+        if data is not None:
             data["count"] += 1
             data["confidence"] = max(data["confidence"], evidence.confidence)
             if len(data["evidence"]) < MAX_EVIDENCE and evidence not in data["evidence"]:
