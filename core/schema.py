@@ -63,7 +63,10 @@ class Role(str, Enum):
     @property
     def rel_type(self) -> RelType:
         """The relationship type of this role."""
-        return RelType[self.name]
+        return _ROLE_TYPES[self]
+
+
+_ROLE_TYPES: dict[Role, RelType] = {role: RelType[role.name] for role in Role}  # looked up once per mention
 
 
 # Weakest first: a paper keeps one edge to an entity, of its strongest role.
