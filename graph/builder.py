@@ -252,7 +252,7 @@ class GraphBuilder:
             key = entity_key(label, name)
             nodes[root] = key
             definition = {}
-            if acronyms[root]:
+            if root in acronyms:
                 short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
                 definition = {"acronym": short, "long_form": display_name(long, label)}
             if key in self.graph:  # another group goes by the same name ('XLM-R'): one node, both groups
