@@ -164,10 +164,11 @@ class GraphBuilder:
         self.papers.clear()
         self.merges.clear()
         self._drop_misfit_relations()
-        papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
+        papers = Counter(key for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER
+                         for key in self.graph.succ[node])  # an entity's papers: the papers with an edge to it
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
-                data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
+                data["papers"] = papers[key]
         add_metrics(self.graph)
         return self.graph
 
@@ -313,12 +314,13 @@ class GraphBuilder:
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
         thing to relate (a quality, a language in a Dataset slot: relation_ends.py); entity types are final now."""
-        labels = self.graph.nodes(data="label")
+        labels = dict(self.graph.nodes(data="label"))
         refused = {node for node, data in self.graph.nodes(data=True)
                    if data["label"] != NodeLabel.PAPER and end_refusal(data["name"], data["label"])}
+        kinds = {kind.value: kind for kind in RelType}
         misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
-                   if RelType(k) not in PAPER_REL_TYPES and (not relation_allowed(RelType(k), labels[u], labels[v])
-                                                             or u in refused or v in refused)]
+                   if (kind := kinds.get(k) or RelType(k)) not in PAPER_REL_TYPES
+                   and (not relation_allowed(kind, labels[u], labels[v]) or u in refused or v in refused)]
         self.graph.remove_edges_from(misfits)
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
