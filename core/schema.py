@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
@@ -63,7 +63,10 @@ class Role(str, Enum):
     @property
     def rel_type(self) -> RelType:
         """The relationship type of this role."""
-        return RelType[self.name]
+        return _ROLE_TYPES[self]
+
+
+_ROLE_TYPES: dict[Role, RelType] = {role: RelType[role.name] for role in Role}  # looked up once per mention
 
 
 # Weakest first: a paper keeps one edge to an entity, of its strongest role.
@@ -300,11 +303,11 @@ class Extraction:
             return cls(
                 paper=PaperRecord.from_dict(data["paper"]),
                 sentences=list(data["sentences"]),
-                entities=[Mention(**{**m, "label": m["label"] and NodeLabel(m["label"]), "role": Role(m["role"])})
-                          for m in data["entities"]],
-                acronyms=[AcronymDefinition(**a) for a in data["acronyms"]],
-                undefined_acronyms=[UndefinedAcronym(**u) for u in data["undefined_acronyms"]],
-                relations=[Relation(**{**r, "type": RelType(r["type"])}) for r in data["relations"]],
+                entities=[_frozen(Mention, {**m, "label": m["label"] and _member(NodeLabel, m["label"]),
+                                            "role": _member(Role, m["role"])}) for m in data["entities"]],
+                acronyms=[_frozen(AcronymDefinition, {**a}) for a in data["acronyms"]],
+                undefined_acronyms=[_frozen(UndefinedAcronym, {**u}) for u in data["undefined_acronyms"]],
+                relations=[_frozen(Relation, {**r, "type": _member(RelType, r["type"])}) for r in data["relations"]],
                 sentence_spans=[(int(start), int(end)) for start, end in data["sentence_spans"]],
             )
         except (KeyError, TypeError, ValueError) as error:
@@ -318,6 +321,33 @@ class Extraction:
         except json.JSONDecodeError as error:
             raise SchemaError(f"{where}: not valid JSON ({error.msg} at column {error.colno}).") from None
         return cls.from_dict(data, where)
+
+
+_R = TypeVar("_R")
+_E = TypeVar("_E", bound=Enum)
+_FIELD_NAMES: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in fields(cls))
+                                            for cls in (Mention, AcronymDefinition, UndefinedAcronym, Relation)}
+_MEMBERS: dict[type[Enum], dict[Any, Enum]] = {kind: {member.value: member for member in kind}
+                                               for kind in (NodeLabel, Role, RelType)}
+
+
+def _frozen(cls: type[_R], values: dict[str, Any]) -> _R:
+    """cls(**values) for one of the frozen records above, made without its __init__ (which sets each field
+    through object.__setattr__, the larger part of reading a line) when `values`, a dict of its own, names
+    exactly its fields; otherwise cls(**values), whose TypeError says what is wrong."""
+    if values.keys() != _FIELD_NAMES[cls]:
+        return cls(**values)
+    record = object.__new__(cls)
+    object.__setattr__(record, "__dict__", values)
+    return record
+
+
+def _member(kind: type[_E], value: Any) -> _E:
+    """kind(value), found in a dict first (an Enum call costs a microsecond); kind(value) raises as it would."""
+    try:
+        return _MEMBERS[kind][value]  # type: ignore[return-value]
+    except (KeyError, TypeError):
+        return kind(value)
 
 
 def _plain(record: Any) -> dict[str, Any]:

@@ -106,8 +106,9 @@ class GraphBuilder:
                     self.merge(head.name, tail.name, "synonym-of", paper.id)
             elif rel.confidence >= self.min_confidence:  # the graph's operating point (core/schema.py)
                 kept.append(rel)
-        refused = {i for rel in kept for i in (rel.head, rel.tail)  # a piece of a longer noun phrase where
-                   if mention_refusal(paper.abstract, record.entities[i])}  # written (relation_ends.py)
+        ends = {i for rel in kept for i in (rel.head, rel.tail)}  # each mention judged once
+        refused = {i for i in ends  # a piece of a longer noun phrase where written (relation_ends.py)
+                   if mention_refusal(paper.abstract, record.entities[i])}
         relations: list[tuple[int, int, RelType, CompactEvidence]] = []
         for rel in kept:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
@@ -163,10 +164,11 @@ class GraphBuilder:
         self.papers.clear()
         self.merges.clear()
         self._drop_misfit_relations()
-        papers = {node for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER}
+        papers = Counter(key for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER
+                         for key in self.graph.succ[node])  # an entity's papers: the papers with an edge to it
         for key, data in self.graph.nodes(data=True):
             if data["label"] != NodeLabel.PAPER:
-                data["papers"] = sum(1 for p in self.graph.pred[key] if p in papers)
+                data["papers"] = papers[key]
         add_metrics(self.graph)
         return self.graph
 
@@ -251,7 +253,7 @@ class GraphBuilder:
             key = entity_key(label, name)
             nodes[root] = key
             definition = {}
-            if acronyms[root]:
+            if root in acronyms:
                 short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
                 definition = {"acronym": short, "long_form": display_name(long, label)}
             if key in self.graph:  # another group goes by the same name ('XLM-R'): one node, both groups
@@ -306,18 +308,19 @@ class GraphBuilder:
             self._add_edge(source, target, kind, evidence)
             touched.add((source, target, kind.value))
         for edge in sorted(touched):
-            data = self.graph.edges[edge]
+            data = self.graph.get_edge_data(*edge)
             data["papers"] = data.get("papers", 0) + 1
 
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
         thing to relate (a quality, a language in a Dataset slot: relation_ends.py); entity types are final now."""
-        labels = self.graph.nodes(data="label")
+        labels = dict(self.graph.nodes(data="label"))
         refused = {node for node, data in self.graph.nodes(data=True)
                    if data["label"] != NodeLabel.PAPER and end_refusal(data["name"], data["label"])}
+        kinds = {kind.value: kind for kind in RelType}
         misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
-                   if RelType(k) not in PAPER_REL_TYPES and (not relation_allowed(RelType(k), labels[u], labels[v])
-                                                             or u in refused or v in refused)]
+                   if (kind := kinds.get(k) or RelType(k)) not in PAPER_REL_TYPES
+                   and (not relation_allowed(kind, labels[u], labels[v]) or u in refused or v in refused)]
         self.graph.remove_edges_from(misfits)
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
@@ -327,8 +330,8 @@ class GraphBuilder:
         self.graph.add_node(pkey, **attrs)
 
     def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
-        if self.graph.has_edge(source, target, key=kind.value):
-            data = self.graph.edges[source, target, kind.value]
+        data = self.graph.get_edge_data(source, target, kind.value)  # the edge's own dict, found once
+        if data is not None:
             data["count"] += 1
             data["confidence"] = max(data["confidence"], evidence.confidence)
             if len(data["evidence"]) < MAX_EVIDENCE and evidence not in data["evidence"]:

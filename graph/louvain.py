@@ -12,7 +12,6 @@ be integers (edge counts): their sums are then exact, whatever order they are ad
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from collections.abc import Iterable
 
 RESOLUTION = 1
@@ -81,32 +80,35 @@ def louvain_communities(size: int, edges: Iterable[tuple[int, ...]], seed: int) 
 def _one_level(level: _Level, m: float, rng: random.Random) -> tuple[list[int], int, bool]:
     """networkx.algorithms.community.louvain._one_level, undirected, on node numbers: each node's
     community, renumbered 0..count-1 in the order of NetworkX's (filtered) partition list, the
-    count, and whether any node moved."""
+    count, and whether any node moved. The same expressions for the gains (the weights summed as
+    ints, exact, so equal to NetworkX's float sums), the neighbour communities in the same order
+    and a node's own community last when no neighbour is in it, as its defaultdict adds it."""
     size = len(level.adjacency)
     node2com = list(range(size))
-    degrees = level.degrees
-    stot = list(degrees)
+    stot = list(level.degrees)
     order = list(range(size))
     rng.shuffle(order)
+    visits = [(u, level.adjacency[u].items(), level.degrees[u]) for u in order]
+    scale = 2 * m**2
     moves, improvement = 1, False
     while moves > 0:
         moves = 0
-        for u in order:
+        for u, neighbours, degree in visits:
+            weights2com: dict[int, int] = {}
+            for nbr, wt in neighbours:
+                community = node2com[nbr]
+                weights2com[community] = weights2com.get(community, 0) + wt
             best_mod = 0.0
-            best_com = node2com[u]
-            weights2com: defaultdict[int, float] = defaultdict(float)
-            for nbr, wt in level.adjacency[u].items():
-                weights2com[node2com[nbr]] += wt
-            degree = degrees[u]
-            stot[best_com] -= degree
-            remove_cost = -weights2com[best_com] / m + RESOLUTION * (stot[best_com] * degree) / (2 * m**2)
+            best_com = own = node2com[u]
+            stot[own] -= degree
+            remove_cost = -weights2com.setdefault(own, 0) / m + RESOLUTION * (stot[own] * degree) / scale
             for nbr_com, com_weight in weights2com.items():
-                gain = remove_cost + com_weight / m - RESOLUTION * (stot[nbr_com] * degree) / (2 * m**2)
+                gain = remove_cost + com_weight / m - RESOLUTION * (stot[nbr_com] * degree) / scale
                 if gain > best_mod:
                     best_mod = gain
                     best_com = nbr_com
             stot[best_com] += degree
-            if best_com != node2com[u]:
+            if best_com != own:
                 improvement = True
                 moves += 1
                 node2com[u] = best_com

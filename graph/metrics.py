@@ -30,15 +30,17 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
         targets.append(index[v])
         counts.append(count)
     heads, tails, weights = (np.frombuffer(column, dtype=np.int64) for column in (sources, targets, counts))
-    pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes)))
+    degrees = (np.bincount(heads, minlength=len(nodes)) + np.bincount(tails, minlength=len(nodes))).tolist()
+    pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes))).tolist()  # Python floats
     low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, len(nodes))
     del sources, targets, counts, heads, tails, weights
     communities = louvain_communities(len(nodes), _as_ints(low, high, pair_weights), SEED)
     ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
     community_of = {node: number for number, members in enumerate(ordered) for node in members}
     for key, data in graph.nodes(data=True):
-        data["degree"] = int(graph.degree(key))
-        data["pagerank"] = round(float(pagerank[index[key]]), 8)
+        position = index[key]
+        data["degree"] = degrees[position]  # graph.degree(key): edges out and in, a self-loop twice
+        data["pagerank"] = round(pagerank[position], 8)
         data["community"] = community_of.get(key, -1)
 
 

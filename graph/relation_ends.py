@@ -135,10 +135,29 @@ def mention_refusal(abstract: str, mention: Mention, rules: EndRules | None = No
         return "verb-phrase"
     if mention.name != mention.text and _long_form_cut(abstract, mention, rules):
         return "fragment"
-    written = [found.span() for found in re.finditer(rf"(?<![\w-]){re.escape(mention.text)}(?![\w-])", abstract)]
+    written = _written_alone(abstract, mention.text)
     if all(_cut_at(abstract, start, end, mention, rules) for start, end in written or [(mention.start, mention.end)]):
         return "fragment"
     return None
+
+
+def _written_alone(abstract: str, text: str) -> list[tuple[int, int]]:
+    """Where `text` is written as a whole word in the abstract (no letter, digit, '_' or '-' either side): the
+    spans `re.finditer(r"(?<![\\w-])TEXT(?![\\w-])")` finds, without compiling a pattern per mention."""
+    spans, position, size, length = [], 0, len(text), len(abstract)
+    while (start := abstract.find(text, position)) >= 0:
+        end = start + size
+        if (start == 0 or not _word_char(abstract[start - 1])) and (end == length or not _word_char(abstract[end])):
+            spans.append((start, end))
+            position = max(end, start + 1)  # past the match (an empty one: the next place)
+        else:
+            position = start + 1
+    return spans
+
+
+def _word_char(char: str) -> bool:
+    """The characters of the regex class [\\w-]."""
+    return char.isalnum() or char in "_-"
 
 
 def _long_form_cut(abstract: str, mention: Mention, rules: EndRules) -> bool:

@@ -41,12 +41,16 @@ def type_weight(label: str, source: str, confidence: float) -> float:
 
 def vote_label(votes: Mapping[str, float]) -> str:
     """The label with the most weight; a tie goes to the label first in the schema's order."""
+    if len(votes) == 1:  # most nodes: one label (no keys to compute)
+        return next(iter(votes))
     return min(votes, key=lambda label: (-round(votes[label], 6), LABEL_ORDER.index(label)))
 
 
 def vote_name(papers_by_name: dict[str, set[str]], preferred: set[str]) -> str:
     """The name most papers use, among case variants of one canonical form the most used variant;
     names in `preferred` (repaired-free surface forms) win over repaired ones at equal use."""
+    if len(papers_by_name) == 1:  # most nodes: one name, nothing to vote on
+        return next(iter(papers_by_name))
     by_form: dict[str, Counter[str]] = defaultdict(Counter)
     for name, papers in papers_by_name.items():
         by_form[name.lower()][name] = len(papers)
