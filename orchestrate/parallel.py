@@ -33,8 +33,8 @@ PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server l
 # ~3 MB of records and lines.
 IN_FLIGHT_PER_JOB = 256
 # Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
-# for it: 2,048 take this process ~1.3 s of CPU, the server ~3 s (README "Performance").
-READ_AHEAD = 2048
+# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s (README "Performance").
+READ_AHEAD = 3072
 # Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
 # the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
 # imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
