@@ -303,11 +303,12 @@ class Extraction:
             return cls(
                 paper=PaperRecord.from_dict(data["paper"]),
                 sentences=list(data["sentences"]),
-                entities=[_frozen(Mention, {**m, "label": m["label"] and _member(NodeLabel, m["label"]),
-                                            "role": _member(Role, m["role"])}) for m in data["entities"]],
+                entities=[_frozen(Mention, {**m, "label": m["label"] and enum_member(NodeLabel, m["label"]),
+                                            "role": enum_member(Role, m["role"])}) for m in data["entities"]],
                 acronyms=[_frozen(AcronymDefinition, {**a}) for a in data["acronyms"]],
                 undefined_acronyms=[_frozen(UndefinedAcronym, {**u}) for u in data["undefined_acronyms"]],
-                relations=[_frozen(Relation, {**r, "type": _member(RelType, r["type"])}) for r in data["relations"]],
+                relations=[_frozen(Relation, {**r, "type": enum_member(RelType, r["type"])})
+                           for r in data["relations"]],
                 sentence_spans=[(int(start), int(end)) for start, end in data["sentence_spans"]],
             )
         except (KeyError, TypeError, ValueError) as error:
@@ -342,8 +343,9 @@ def _frozen(cls: type[_R], values: dict[str, Any]) -> _R:
     return record
 
 
-def _member(kind: type[_E], value: Any) -> _E:
-    """kind(value), found in a dict first (an Enum call costs a microsecond); kind(value) raises as it would."""
+def enum_member(kind: type[_E], value: Any) -> _E:
+    """kind(value), found in a dict first for the schema's enums (an Enum call costs a microsecond, and lines
+    and graph edges name millions of them); kind(value) raises as it would."""
     try:
         return _MEMBERS[kind][value]  # type: ignore[return-value]
     except (KeyError, TypeError):

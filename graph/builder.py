@@ -18,7 +18,7 @@ import networkx as nx
 
 from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY,
                                  SCHEMA_VERSION, SYMMETRIC_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord,
-                                 Relation, RelType, relation_allowed)
+                                 Relation, RelType, enum_member, relation_allowed)
 
 from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
@@ -317,9 +317,8 @@ class GraphBuilder:
         labels = dict(self.graph.nodes(data="label"))
         refused = {node for node, data in self.graph.nodes(data=True)
                    if data["label"] != NodeLabel.PAPER and end_refusal(data["name"], data["label"])}
-        kinds = {kind.value: kind for kind in RelType}
         misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
-                   if (kind := kinds.get(k) or RelType(k)) not in PAPER_REL_TYPES
+                   if (kind := enum_member(RelType, k)) not in PAPER_REL_TYPES
                    and (not relation_allowed(kind, labels[u], labels[v]) or u in refused or v in refused)]
         self.graph.remove_edges_from(misfits)
 
