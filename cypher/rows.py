@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
+import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterable, get_type_hints
+from typing import Any, Callable, Collection, Iterable, get_type_hints
 
 import networkx as nx
 
@@ -31,8 +32,10 @@ PAPER = NodeLabel.PAPER.value
 # the value stored when the field is absent: Neo4j lists hold neither nulls nor mixed types)
 _MISSING = {str: "", int: -1, float: 0.0}
 EVIDENCE_FIELDS = {name: (f"evidence_{name}s", kind, _MISSING[kind]) for name, kind in get_type_hints(Evidence).items()}
+_evidence_fields = operator.itemgetter(*EVIDENCE_FIELDS)  # an evidence dict's values, in EVIDENCE_FIELDS' order
 
 _SCALARS = (str, int, float, bool)
+_SCALAR_TYPES = frozenset(_SCALARS)
 _NODE_BOOKKEEPING = ("label",)
 _EDGE_BOOKKEEPING = ("type", "evidence")
 
@@ -57,22 +60,30 @@ class GraphRows:
         return dict(sorted(counts.items()))
 
 
-def _property_value(value: Any, where: str, name: str) -> Any:
-    """A value Neo4j can store: a scalar, or a list of scalars of one type."""
+def _property_value(value: Any, where: Callable[[], str], name: str) -> Any:
+    """A value Neo4j can store: a scalar, or a list of scalars of one type (`where` names the node or edge)."""
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, (list, tuple)) and all(isinstance(item, _SCALARS) for item in value):
         if len({type(item) for item in value}) <= 1:
             return list(value)
-    raise PaperkgError(f"{where}: attribute '{name}' holds {type(value).__name__} {value!r:.60}, "
+    raise PaperkgError(f"{where()}: attribute '{name}' holds {type(value).__name__} {value!r:.60}, "
                        "which is not a Neo4j property value (a scalar or a list of one scalar type).",
                        ExitCode.USAGE)
 
 
-def _properties(attrs: dict[str, Any], skip: Iterable[str], where: str) -> dict[str, Any]:
-    """The attributes as Neo4j properties, without bookkeeping fields and absent values (None, an empty list)."""
-    return {name: _property_value(value, where, name) for name, value in sorted(attrs.items())
-            if name not in skip and value is not None and not _empty_list(value)}
+def _properties(attrs: dict[str, Any], skip: Iterable[str], where: Callable[[], str]) -> dict[str, Any]:
+    """The attributes as Neo4j properties, without bookkeeping fields and absent values (None, an empty list);
+    a value of an exact scalar type is taken as it is, any other checked."""
+    props = {}
+    for name, value in sorted(attrs.items()):
+        if name in skip or value is None:
+            continue
+        if type(value) in _SCALAR_TYPES:
+            props[name] = value
+        elif not _empty_list(value):
+            props[name] = _property_value(value, where, name)
+    return props
 
 
 def _empty_list(value: Any) -> bool:
@@ -82,14 +93,19 @@ def _empty_list(value: Any) -> bool:
 
 def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
     """The evidence items of one edge as parallel list properties (evidence_papers, ...); compact items
-    turned into dicts once rather than looked up field by field."""
-    items = [item.to_dict() if isinstance(item, CompactEvidence) else item for item in evidence]
+    turned into dicts once, the fields of each item taken in one lookup (one by one when one is missing)."""
+    items = [item.to_dict() if type(item) is CompactEvidence else item for item in evidence]
+    try:
+        columns = list(zip(*map(_evidence_fields, items))) if items else [()] * len(EVIDENCE_FIELDS)
+    except KeyError:
+        columns = [tuple(item.get(key) for item in items) for key in EVIDENCE_FIELDS]
     lists = {}
-    for key, (prop, kind, missing) in EVIDENCE_FIELDS.items():
-        values = [item.get(key) for item in items]
-        if not values or set(map(type, values)) != {kind}:  # a missing field or another type: each one converted
-            values = [missing if value is None else kind(value) for value in values]
-        lists[prop] = values
+    for (prop, kind, missing), values in zip(EVIDENCE_FIELDS.values(), columns):
+        for value in values:
+            if type(value) is not kind:  # a missing field or another type: each one converted
+                values = tuple(missing if item is None else kind(item) for item in values)
+                break
+        lists[prop] = list(values)
     return lists
 
 
@@ -145,7 +161,7 @@ def keyed_row(props: dict[str, Any]) -> dict[str, Any]:
 def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
                     over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One node's properties: its attributes, its trend properties from `over_time`, its key."""
-    props = _properties(attrs, _NODE_BOOKKEEPING, f"node {node!r}")
+    props = _properties(attrs, _NODE_BOOKKEEPING, lambda: f"node {node!r}")
     props.update(over_time.get(node, {}))
     props["key"] = node_key(graph, node)
     return props
@@ -158,7 +174,7 @@ def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,
     rel_type = _type_of(source, target, key, attrs)
     source_attrs, target_attrs = graph.nodes[source], graph.nodes[target]
     group = (rel_type, _checked_label(source, source_attrs), _checked_label(target, target_attrs))
-    props = _properties(attrs, _EDGE_BOOKKEEPING, f"edge {source!r} -[{rel_type}]-> {target!r}")
+    props = _properties(attrs, _EDGE_BOOKKEEPING, lambda: f"edge {source!r} -[{rel_type}]-> {target!r}")
     evidence = attrs.get("evidence")
     if evidence:  # no evidence: no lists, as an empty list is no property
         props.update(evidence_lists(evidence))
@@ -200,7 +216,8 @@ def _any_json(value: object) -> Any:
 
 
 def _first(pair: tuple[str, Any]) -> str:
-    """The name of a (name, value) pair (the sort key: names are unique, values may not compare)."""
+    """The name of a (name, value) pair (the sort key: names are unique, values may not compare; faster than
+    comparing the pairs, which tests the names for equality first)."""
     return pair[0]
 
 
@@ -224,8 +241,8 @@ def paper_digest(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any]) -> tu
 def _edge_pairs(data: dict[str, Any]) -> list[tuple[str, Any]]:
     """An edge's attributes as sorted (name, value) pairs, compact evidence as dicts."""
     evidence = data.get("evidence")
-    if evidence and any(isinstance(item, CompactEvidence) for item in evidence):
-        data = {**data, "evidence": [item.to_dict() if isinstance(item, CompactEvidence) else item
+    if evidence and any(type(item) is CompactEvidence for item in evidence):
+        data = {**data, "evidence": [item.to_dict() if type(item) is CompactEvidence else item
                                      for item in evidence]}
     return sorted(data.items(), key=_first)
 
