@@ -14,7 +14,6 @@ carry exactly: rows with line breaks or the array delimiter inside a list item, 
 from __future__ import annotations
 
 import functools
-import gc
 import math
 import multiprocessing
 import os
@@ -33,6 +32,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.forked import in_parts
 from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 
@@ -206,41 +206,21 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
         writers = 1
     writers = writers or max(1, min(os.cpu_count() or 1, _MAX_WRITERS))
     nodes = _nodes(graph, writers)
-    children = []
-    gc.freeze()  # the forked writers then share the graph's pages instead of copying them as they count references
-    try:
-        for part in range(1, writers):
-            context = multiprocessing.get_context("fork")
-            receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_write_share, args=(send, graph, nodes, folder, push, part), daemon=True)
-            child.start()
-            send.close()
-            children.append((child, receive))
-        files = _share_files(graph, nodes, folder, push, 0)
-        for child, receive in children:
-            outcome = receive.recv()
-            child.join()
-            if isinstance(outcome, tuple):
-                raise PaperkgError(*outcome)
-            files.merge(outcome)
-    finally:
-        gc.unfreeze()
-        for child, _ in children:
-            if child.is_alive():
-                child.kill()
+    files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part), writers,
+                              "writing the bulk import's CSV files", "push again")
+    for other in others:
+        files.merge(other)
     return files
 
 
-def _write_share(send: Any, graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> None:
-    """A forked writer: its share's files sent back, or the error's message and exit code."""
+def _written_share(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:
+    """One writer's share (see _share_files); an unexpected error as the push's error, with its words."""
     try:
-        send.send(_share_files(graph, nodes, folder, push, part))
-    except PaperkgError as error:
-        send.send((str(error), error.code))
-    except Exception as error:  # noqa: BLE001 -- the parent reports it as the push's error
-        send.send((f"--bulk-import: writing the CSV files failed: {error!r}", ExitCode.SERVER))
-    finally:
-        send.close()
+        return _share_files(graph, nodes, folder, push, part)
+    except PaperkgError:
+        raise
+    except Exception as error:
+        raise PaperkgError(f"--bulk-import: writing the CSV files failed: {error!r}", ExitCode.SERVER) from error
 
 
 def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:

@@ -323,7 +323,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
     links); this one writes JSON and papers.html, then graph.html once the layout is back.
     """
     from paperkg.graph import exports
-    from paperkg.orchestrate.forked import run_forked
+    from paperkg.core.forked import run_forked
     from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
     from paperkg.viz.views import start_views
 

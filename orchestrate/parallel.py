@@ -7,11 +7,9 @@ signal), so a build killed by SIGKILL, a timeout or the OOM killer leaves none.
 """
 from __future__ import annotations
 
-import ctypes
 import json
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 from collections import deque
@@ -19,11 +17,11 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from functools import cache
 from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.forked import die_with_parent, libc
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
@@ -51,7 +49,6 @@ SECOND_PROCESS_NODES = 2_000
 # the forked copy writing GraphML and a forked layout worker the three summed 881 MB of Rss, over extraction's
 # peak. A spawned worker holds only its imports (~0.9 s of CPU, beside views that take ~8 s at that size).
 SPAWN_LAYOUT_NODES = 20_000
-_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def available_cores() -> int:
@@ -172,20 +169,6 @@ def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, s
     yield from zip(ids, future.result())
 
 
-def die_with_parent(parent: int | None = None) -> None:
-    """Have Linux SIGKILL this process when its parent dies (in worker processes and the fork server; a no-op
-    elsewhere): nothing else ends a worker blocked on its queue once the build is gone. `parent` is the pid
-    of the process that forked this one, taken before the fork (without it, the parent at this call, which
-    may already be the process that adopted this one)."""
-    if not sys.platform.startswith("linux"):
-        return
-    parent = os.getppid() if parent is None else parent
-    if _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        return
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(1)
-
-
 def _workers_parent(context: multiprocessing.context.BaseContext) -> int:
     """The pid of the process the workers are forked from: the running fork server, else this one."""
     from multiprocessing import forkserver
@@ -218,15 +201,9 @@ def release_free_heap() -> None:
     server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
     after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
     hardly lowers their peak, which is the batch's own activations (README "Performance")."""
-    trim = getattr(_libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
+    trim = getattr(libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
     if trim is not None:
         trim(0)
-
-
-@cache
-def _libc() -> ctypes.CDLL:
-    """The C library this process runs on (prctl, malloc_trim)."""
-    return ctypes.CDLL(None, use_errno=True)
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:

@@ -6,7 +6,8 @@ from graph_fixtures import FLERM_KEY, GT_KEY, LLM_KEY, sample_graph
 
 from paperkg.cypher.library import list_queries, load_query, schema_statements
 from paperkg.core.errors import PaperkgError
-from paperkg.cypher.rows import NODE_LABELS, graph_rows
+from paperkg.cypher import rows as rows_module
+from paperkg.cypher.rows import NODE_LABELS, evidence_lists, graph_rows, paper_digests
 
 
 def test_rows_group_nodes_by_label_and_relationships_by_type_and_end_labels():
@@ -31,6 +32,25 @@ def test_evidence_becomes_parallel_lists_of_one_type_each():
     assert "evidence" not in props and "type" not in props
     lengths = {len(value) for name, value in props.items() if name.startswith("evidence_")}
     assert lengths == {props["count"]}
+
+
+def test_evidence_with_a_missing_field_or_another_type_becomes_lists_of_the_field_type():
+    items = [{"paper": "p1", "sentence": "One.", "sentence_start": 0, "start": 1, "end": 4, "extractor": "model",
+              "confidence": 1},  # an int confidence, as a hand-edited graph.json may hold
+             {"paper": "p2", "sentence": "Two.", "start": 2, "end": 5, "confidence": 0.5}]  # no extractor or start
+    lists = evidence_lists(items)
+    assert lists["evidence_confidences"] == [1.0, 0.5] and type(lists["evidence_confidences"][0]) is float
+    assert lists["evidence_extractors"] == ["model", ""] and lists["evidence_sentence_starts"] == [0, -1]
+    assert lists["evidence_papers"] == ["p1", "p2"] and evidence_lists([]) == {prop: [] for prop, *_ in
+                                                                             rows_module.EVIDENCE_FIELDS.values()}
+
+
+def test_paper_digests_shared_with_a_forked_copy_equal_those_made_here(monkeypatch: pytest.MonkeyPatch):
+    graph = sample_graph()
+    here = paper_digests(graph)
+    monkeypatch.setattr(rows_module, "_FORK_PAPERS", 2)
+    shared = paper_digests(graph)
+    assert list(shared.items()) == list(here.items()) and len(here) == 3
 
 
 def test_labels_and_types_outside_the_allow_list_are_refused():

@@ -1,4 +1,4 @@
-"""A build step in a forked copy of the build (orchestrate/forked.py): its result and its errors come back
+"""A build step in a forked copy of the build (core/forked.py): its result and its errors come back
 as the build would raise them, and the copy never outlives the build or a failed block.
 
 Each case runs in a fresh interpreter: the copy is forked only while no other thread runs, and other
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.orchestrate.forked import run_forked
+from paperkg.core.forked import run_forked
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and the parent-death signal")
 
 PROBE = r'''
 import os, signal, sys, time
 from paperkg.core.errors import PaperkgError, ExitCode
-from paperkg.orchestrate.forked import run_forked
+from paperkg.core.forked import in_parts, run_forked
 
 def refuse():
     raise PaperkgError("out/graph.graphml: no space left on the device.", ExitCode.FAILED)
@@ -58,6 +58,19 @@ if case == "left":
             raise RuntimeError("the views failed")
     except RuntimeError:
         print("copy", copy, pending.pid)
+elif case == "parts":
+    parent = os.getpid()
+    results = in_parts(lambda part: (part, os.getpid()), 3, "counting", "count again")
+    print([part for part, _ in results], results[0][1] == parent, len({pid for _, pid in results[1:]} - {parent}))
+elif case == "parts-refuse":
+    def step(part):
+        if part == 2:
+            raise PaperkgError("part 2 refused.", ExitCode.USAGE)
+        return part
+    try:
+        in_parts(step, 3, "counting", "count again")
+    except PaperkgError as error:
+        print(f"PaperkgError {int(error.code)} {error}")
 elif case == "build-killed":
     with run_forked(nap, "sleeping", fork=True) as pending:
         print("copy", pending.pid, flush=True)
@@ -111,6 +124,16 @@ def test_an_os_error_in_the_copy_keeps_its_file_for_the_output_transactions_sent
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
     assert _probe("killed") == ["forked True", "PaperkgError 1 the process writing graph.graphml was killed by "
                                                "signal 9 (out of memory?); run again with --jobs 1."]
+
+
+@pytest.mark.slow
+def test_parts_run_here_and_in_one_copy_each_and_come_back_in_order():
+    assert _probe("parts") == ["[0, 1, 2] True 2"]
+
+
+@pytest.mark.slow
+def test_an_error_in_one_part_is_raised_here():
+    assert _probe("parts-refuse") == ["PaperkgError 2 part 2 refused."]
 
 
 @pytest.mark.slow

@@ -1,33 +1,36 @@
-"""One step of a build run in a forked copy of the build process while the build goes on with another,
-so that the two use both cores: the copy shares the build's memory (the graph) copy-on-write, so
+"""One step run in a forked copy of this process (a build, a push) while this one goes on with another,
+so that the two use both cores: the copy shares this process's memory (the graph) copy-on-write, so
 nothing is sent to it, and it sends back only the step's result or error.
 
-The copy dies with the build (Linux's parent-death signal), is killed when the build fails before
-waiting for it, and its error is raised in the build as the build would raise it: a PaperkgError
-with its message and exit code, any other exception as it was, a copy killed by a signal as one
-sentence naming the step.
+The copy dies with this process (Linux's parent-death signal), is killed when this process fails before
+waiting for it, and its error is raised here as it would be raised here: a PaperkgError with its message
+and exit code, any other exception as it was, a copy killed by a signal as one sentence naming the step.
 """
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
+from functools import cache, partial
 from typing import Any, Generic, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
 T = TypeVar("T")
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 class Pending(Generic[T]):
     """The result of a step running in a forked copy (or, when none was forked, to be run here)."""
 
-    def __init__(self, step: Callable[[], T], what: str) -> None:
-        self.step, self.what = step, what
+    def __init__(self, step: Callable[[], T], what: str, advice: str) -> None:
+        self.step, self.what, self.advice = step, what, advice
         self.pid: int | None = None
         self._pipe: int | None = None
         self._killed = False
@@ -48,8 +51,7 @@ class Pending(Generic[T]):
         if not payload or os.waitstatus_to_exitcode(status) != 0:
             code = os.waitstatus_to_exitcode(status)
             why = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-            raise PaperkgError(f"the process {self.what} {why} (out of memory?); run again with --jobs 1.",
-                               ExitCode.FAILED)
+            raise PaperkgError(f"the process {self.what} {why} (out of memory?); {self.advice}.", ExitCode.FAILED)
         kind, value = pickle.loads(payload)
         if kind == "result":
             return value
@@ -70,12 +72,13 @@ class Pending(Generic[T]):
 
 
 @contextmanager
-def run_forked(step: Callable[[], T], what: str, fork: bool) -> Iterator[Pending[T]]:
+def run_forked(step: Callable[[], T], what: str, fork: bool, advice: str = "run again with --jobs 1"
+               ) -> Iterator[Pending[T]]:
     """Run `step` in a forked copy of this process while the with-block runs here; `what` names the
-    step in an error ("writing graph.graphml"). Without `fork`, or when this process runs another
-    thread (a fork copies only the calling one), the step runs here when its result is asked for.
-    Leaving the block by an error kills the copy."""
-    pending = Pending(step, what)
+    step in an error ("writing graph.graphml"), `advice` what to do when the copy was killed. Without
+    `fork`, or when this process runs another thread (a fork copies only the calling one), the step runs
+    here when its result is asked for. Leaving the block by an error kills the copy."""
+    pending = Pending(step, what, advice)
     forking = fork and threading.active_count() == 1 and hasattr(os, "fork")
     if forking:
         gc.freeze()  # neither process's collections then write to (and so copy) the objects both hold
@@ -95,12 +98,19 @@ def run_forked(step: Callable[[], T], what: str, fork: bool) -> Iterator[Pending
             gc.unfreeze()
 
 
+def in_parts(step: Callable[[int], T], parts: int, what: str, advice: str) -> list[T]:
+    """`step(part)` for each of `parts` parts, in part order: part 0 here, the others each in a forked copy
+    (see run_forked; `what` and `advice` go into its error when a copy is killed)."""
+    with ExitStack() as stack:
+        pending = [stack.enter_context(run_forked(partial(step, part), what, True, advice)) for part in range(1, parts)]
+        mine = step(0)
+        return [mine, *(copy.result() for copy in pending)]
+
+
 def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: no cover - runs in the copy
     """In the forked copy: die with the build (at once if it died before the signal was asked for), run
     the step, send its result or error, and leave without running anything the build process registered
     (atexit, buffered output, its with-blocks)."""
-    from paperkg.orchestrate.parallel import die_with_parent
-
     try:
         die_with_parent(build)
         payload = pickle.dumps(("result", step()))
@@ -116,3 +126,23 @@ def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: n
             handle.write(payload)
     finally:
         os._exit(0)
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Have Linux SIGKILL this process when its parent dies (in worker processes and the fork server; a no-op
+    elsewhere): nothing else ends a worker blocked on its queue once the build is gone. `parent` is the pid
+    of the process that forked this one, taken before the fork (without it, the parent at this call, which
+    may already be the process that adopted this one)."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid() if parent is None else parent
+    if libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+@cache
+def libc() -> ctypes.CDLL:
+    """The C library this process runs on (prctl, malloc_trim)."""
+    return ctypes.CDLL(None, use_errno=True)
