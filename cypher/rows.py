@@ -28,6 +28,7 @@ from paperkg.graph.trends import trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
+_NODE_LABEL_SET, _REL_TYPE_SET = frozenset(NODE_LABELS), frozenset(REL_TYPES)
 PAPER = NodeLabel.PAPER.value
 
 # evidence dict field -> (relationship property holding the parallel list, its element type,
@@ -200,10 +201,19 @@ def _type_of(source: Any, target: Any, key: Any, attrs: dict[str, Any]) -> str:
 
 
 def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]]:
-    """How many nodes of each label and relationships of each type the graph holds (what a push sends)."""
-    labels = Counter(_label_of(graph, node) for node in graph)
-    types = Counter(_type_of(source, target, key, attrs) for source, target, key, attrs
-                    in graph.edges(keys=True, data=True))
+    """How many nodes of each label and relationships of each type the graph holds (what a push sends);
+    counted first, then checked against the allow-lists, and only a graph that fails is walked again to
+    name the node or edge."""
+    try:
+        labels = Counter(attrs.get("label") for _, attrs in graph.nodes(data=True))
+        types = Counter(attrs.get("type", key) for _, _, key, attrs in graph.edges(keys=True, data=True))
+        allowed = labels.keys() <= _NODE_LABEL_SET and types.keys() <= _REL_TYPE_SET
+    except TypeError:  # an unhashable label or type
+        allowed = False
+    if not allowed:
+        labels = Counter(_label_of(graph, node) for node in graph)
+        types = Counter(_type_of(source, target, key, attrs) for source, target, key, attrs
+                        in graph.edges(keys=True, data=True))
     return dict(sorted(labels.items())), dict(sorted(types.items()))
 
 

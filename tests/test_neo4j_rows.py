@@ -7,7 +7,7 @@ from graph_fixtures import FLERM_KEY, GT_KEY, LLM_KEY, sample_graph
 from paperkg.cypher.library import list_queries, load_query, schema_statements
 from paperkg.core.errors import PaperkgError
 from paperkg.cypher import rows as rows_module
-from paperkg.cypher.rows import NODE_LABELS, evidence_lists, graph_rows, paper_digests
+from paperkg.cypher.rows import NODE_LABELS, evidence_lists, graph_counts, graph_rows, paper_digests
 
 
 def test_rows_group_nodes_by_label_and_relationships_by_type_and_end_labels():
@@ -62,6 +62,18 @@ def test_labels_and_types_outside_the_allow_list_are_refused():
     graph.edges[FLERM_KEY, GT_KEY, "USED_FOR"]["type"] = "DROPS"
     with pytest.raises(PaperkgError, match="DROPS"):
         graph_rows(graph)
+
+
+def test_counts_refuse_a_label_or_type_outside_the_allow_list_naming_it():
+    assert graph_counts(sample_graph())[0]["Paper"] == 3
+    graph = sample_graph()
+    graph.nodes[FLERM_KEY]["label"] = ["Method"]  # unhashable, as a hostile graph.json can make it
+    with pytest.raises(PaperkgError, match=r"has label \['Method'\]; paperkg pushes only"):
+        graph_counts(graph)
+    graph = sample_graph()
+    graph.edges[FLERM_KEY, GT_KEY, "USED_FOR"]["type"] = "DROPS"
+    with pytest.raises(PaperkgError, match="has type 'DROPS'"):
+        graph_counts(graph)
 
 
 def test_nested_values_are_refused_with_the_attribute_named():
