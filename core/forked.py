@@ -98,6 +98,12 @@ def run_forked(step: Callable[[], T], what: str, fork: bool, advice: str = "run 
             gc.unfreeze()
 
 
+def available_cores() -> int:
+    """The cores this process may use (its CPU affinity): the build's worker count when --jobs is not given,
+    and how many parts the push's CSV writers and digests take."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def in_parts(step: Callable[[int], T], parts: int, what: str, advice: str) -> list[T]:
     """`step(part)` for each of `parts` parts, in part order: part 0 here, the others each in a forked copy
     (see run_forked; `what` and `advice` go into its error when a copy is killed)."""

@@ -32,7 +32,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import in_parts
+from paperkg.core.forked import available_cores, in_parts
 from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 
@@ -204,7 +204,7 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
     CSV files in `folder`, by `writers` processes (default: one per core, at most four)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         writers = 1
-    writers = writers or max(1, min(os.cpu_count() or 1, _MAX_WRITERS))
+    writers = writers or max(1, min(available_cores(), _MAX_WRITERS))
     nodes = _nodes(graph, writers)
     files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part), writers,
                               "writing the bulk import's CSV files", "push again")

@@ -13,7 +13,6 @@ import hashlib
 import json
 import marshal
 import operator
-import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable, get_type_hints
@@ -21,7 +20,7 @@ from typing import Any, Callable, Collection, Iterable, get_type_hints
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import in_parts
+from paperkg.core.forked import available_cores, in_parts
 from paperkg.core.schema import Evidence, NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import trends
@@ -242,7 +241,7 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
     From _FORK_PAPERS papers on, a forked copy of this process digests the second half (on two cores the
     digests then take about half the time)."""
     papers = [node for node, attrs in graph.nodes(data=True) if attrs.get("label") == PAPER]
-    parts = 2 if len(papers) >= _FORK_PAPERS and (os.cpu_count() or 1) > 1 else 1
+    parts = 2 if len(papers) >= _FORK_PAPERS and available_cores() > 1 else 1
     size = -(-len(papers) // parts)
     shares = in_parts(lambda part: {node: paper_digest(graph, node, graph.nodes[node])
                                     for node in papers[part * size:(part + 1) * size]},

@@ -21,7 +21,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import die_with_parent, libc
+from paperkg.core.forked import available_cores, die_with_parent, libc
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
@@ -49,11 +49,6 @@ SECOND_PROCESS_NODES = 2_000
 # the forked copy writing GraphML and a forked layout worker the three summed 881 MB of Rss, over extraction's
 # peak. A spawned worker holds only its imports (~0.9 s of CPU, beside views that take ~8 s at that size).
 SPAWN_LAYOUT_NODES = 20_000
-
-
-def available_cores() -> int:
-    """The cores this process may use (the worker count when --jobs is not given)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
