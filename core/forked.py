@@ -83,11 +83,11 @@ def run_forked(step: Callable[[], T], what: str, fork: bool, advice: str = "run 
     if forking:
         gc.freeze()  # neither process's collections then write to (and so copy) the objects both hold
         read, write = os.pipe()
-        build = os.getpid()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the forked copy (its coverage is not collected)
             os.close(read)
-            _child(step, write, build)
+            _child(step, write, parent)
         os.close(write)
         pending.pid, pending._pipe = pid, read
     try:
@@ -113,16 +113,16 @@ def in_parts(step: Callable[[int], T], parts: int, what: str, advice: str) -> li
         return [mine, *(copy.result() for copy in pending)]
 
 
-def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: no cover - runs in the copy
-    """In the forked copy: die with the build (at once if it died before the signal was asked for), run
-    the step, send its result or error, and leave without running anything the build process registered
+def _child(step: Callable[[], Any], pipe: int, parent: int) -> None:  # pragma: no cover - runs in the copy
+    """In the forked copy: die with the parent (at once if it died before the signal was asked for), run
+    the step, send its result or error, and leave without running anything the parent registered
     (atexit, buffered output, its with-blocks)."""
     try:
-        die_with_parent(build)
+        die_with_parent(parent)
         payload = pickle.dumps(("result", step()))
     except PaperkgError as error:
         payload = pickle.dumps(("paperkg", (str(error), int(error.code))))
-    except BaseException as error:  # noqa: BLE001 - sent to the build, which raises it
+    except BaseException as error:  # noqa: BLE001 - sent to the parent, which raises it
         try:
             payload = pickle.dumps(("error", error))
         except Exception:  # noqa: BLE001 - an exception that does not pickle: its words do
@@ -135,10 +135,10 @@ def _child(step: Callable[[], Any], pipe: int, build: int) -> None:  # pragma: n
 
 
 def die_with_parent(parent: int | None = None) -> None:
-    """Have Linux SIGKILL this process when its parent dies (in worker processes and the fork server; a no-op
-    elsewhere): nothing else ends a worker blocked on its queue once the build is gone. `parent` is the pid
-    of the process that forked this one, taken before the fork (without it, the parent at this call, which
-    may already be the process that adopted this one)."""
+    """Have Linux SIGKILL this process when its parent dies (in worker processes, the fork server and forked
+    copies; a no-op elsewhere): nothing else ends a worker blocked on its queue once the build is gone.
+    `parent` is the pid of the process that forked this one, taken before the fork (without it, the parent
+    at this call, which may already be the process that adopted this one)."""
     if not sys.platform.startswith("linux"):
         return
     parent = os.getppid() if parent is None else parent
