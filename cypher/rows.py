@@ -240,11 +240,11 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
     a digest that differs only in form (1 for 1.0) costs a row-by-row comparison, never a missed change.
     From _FORK_PAPERS papers on, a forked copy of this process digests the second half (on two cores the
     digests then take about half the time)."""
-    papers = [node for node, attrs in graph.nodes(data=True) if attrs.get("label") == PAPER]
+    papers = [(node, attrs) for node, attrs in graph.nodes(data=True) if attrs.get("label") == PAPER]
     parts = 2 if len(papers) >= _FORK_PAPERS and available_cores() > 1 else 1
     size = -(-len(papers) // parts)
-    shares = in_parts(lambda part: {node: paper_digest(graph, node, graph.nodes[node])
-                                    for node in papers[part * size:(part + 1) * size]},
+    shares = in_parts(lambda part: {node: paper_digest(graph, node, attrs)
+                                    for node, attrs in papers[part * size:(part + 1) * size]},
                       parts, "digesting the papers", "push again")
     return {node: digest for share in shares for node, digest in share.items()}
 
