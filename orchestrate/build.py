@@ -151,10 +151,18 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
                                                               options.output / EXTRACTIONS)
         store.drop(staged.stale)
         known -= staged.stale
-    for paper_id, line in run.extracted(staged.files, known):
+    for paper_id, line in run.extracted(staged.files, known, warm=_import_graph_and_views):
         store.append(paper_id, line)
     summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
     return staged
+
+
+def _import_graph_and_views() -> None:
+    """Import what the steps after extraction use (the graph builder, the exports, the views with NumPy,
+    SciPy, Jinja2 and PyVis), where it costs no time: while workers extract (parallel._warming)."""
+    import paperkg.graph.builder
+    import paperkg.graph.exports
+    import paperkg.viz.views  # noqa: F401
 
 
 def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,

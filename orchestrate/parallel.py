@@ -13,10 +13,10 @@ import os
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import chain, islice
 from pathlib import Path
 
@@ -52,9 +52,10 @@ SPAWN_LAYOUT_NODES = 20_000
 
 
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
-                  batch_size: int) -> Iterator[tuple[str, str]]:
+                  batch_size: int, warm: Callable[[], object] | None = None) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
-    holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process."""
+    holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process.
+    `warm` (what the caller does next, made ready: imports) runs while a pool starts, see _warming."""
     batches = batched(iter(records), batch_size)
     enough = 2 if jobs else max(2, -(-AUTO_POOL // batch_size))
     first = list(islice(batches, enough))
@@ -62,7 +63,7 @@ def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Pa
     if workers == 1 or len(first) < enough:
         yield from _serial(chain.from_iterable(chain(first, batches)), model, rules_only, batch_size)
         return
-    yield from _pooled(chain(first, batches), workers, model, rules_only, batch_size)
+    yield from _pooled(chain(first, batches), workers, model, rules_only, batch_size, warm)
 
 
 def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
@@ -76,25 +77,57 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 
 
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
-            batch_size: int) -> Iterator[tuple[str, str]]:
+            batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
-    pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
             batches = iter(batches)
-            in_flight = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size)
-            for batch in chain(list(islice(batches, max(1, READ_AHEAD // batch_size))), batches):
-                pending.append(([record.id for record in batch],
-                                pool.submit(extraction_lines, batch, model, rules_only, batch_size)))
-                if len(pending) >= in_flight:
-                    yield from _collect(pending.popleft())
-            while pending:
-                yield from _collect(pending.popleft())
+            in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
+            read = list(islice(batches, ahead))
+            with _warming(warm if len(read) < ahead else None):
+                yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
     except BrokenProcessPool:
         raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
                            ExitCode.FAILED) from None
+
+
+def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,
+               model: Path | None, rules_only: bool, batch_size: int) -> Iterator[tuple[str, str]]:
+    """The batches' lines in input order, with at most `in_flight` batches submitted and not collected."""
+    pending: deque[tuple[list[str], Future[list[str]]]] = deque()
+    for batch in batches:
+        pending.append(([record.id for record in batch], pool.submit(extraction_lines, batch, model, rules_only,
+                                                                     batch_size)))
+        if len(pending) >= in_flight:
+            yield from _collect(pending.popleft())
+    while pending:
+        yield from _collect(pending.popleft())
+
+
+@contextmanager
+def _warming(warm: Callable[[], object] | None) -> Iterator[None]:
+    """`warm` in a thread of this process while the block runs, joined before it ends (nothing forks with a
+    thread half way through an import). Given when the read-ahead took the whole input: this process then
+    has nothing to do while the fork server loads the pipeline (about 1.5 s, a core idle) and waits on the
+    workers after, so the build's next imports (NumPy, SciPy, Jinja2, PyVis: about 0.6 s at 1,000 abstracts)
+    leave its serial path. Not for a longer input: this process reads on meanwhile, and the imports would
+    add their ~60 MB to extraction's memory peak. A failure is left to the real import to report."""
+    if warm is None:
+        yield
+        return
+
+    def run() -> None:
+        with suppress(Exception):
+            warm()
+
+    thread = threading.Thread(target=run, name="paperkg-warm", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
 
 
 def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:

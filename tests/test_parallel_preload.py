@@ -90,3 +90,42 @@ def test_the_second_process_runs_as_jobs_asks_and_without_jobs_only_for_a_big_gr
     assert parallel.second_process_pays(None, parallel.SECOND_PROCESS_NODES)
     monkeypatch.setattr(parallel, "available_cores", lambda: 1)
     assert not parallel.second_process_pays(None, 10**6)
+
+
+def test_warming_runs_beside_the_block_and_is_joined_when_it_ends():
+    import threading
+    import time
+
+    seen: list[str] = []
+
+    def warm() -> None:
+        time.sleep(0.2)
+        seen.append(threading.current_thread().name)
+
+    with parallel._warming(warm):
+        assert seen == []  # the block does not wait for it
+    assert seen == ["paperkg-warm"] and threading.active_count() == 1  # joined: nothing forks beside it
+
+    def broken() -> None:
+        raise ImportError("no such module")
+
+    with parallel._warming(broken):  # left to the real import to report
+        pass
+    with parallel._warming(None):
+        assert threading.active_count() == 1
+
+
+@pytest.mark.slow
+def test_a_pool_warms_the_callers_next_step_only_when_it_read_the_whole_input_ahead(monkeypatch):
+    from paperkg.core.schema import PaperRecord
+
+    records = [PaperRecord(id=f"p{i}", title=f"Paper {i}", abstract=f"We propose BERT-{i} for question answering.")
+               for i in range(6)]
+    calls: list[int] = []
+    lines = parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2,
+                                   warm=lambda: calls.append(1))
+    assert len(list(lines)) == 6 and calls == [1]
+    monkeypatch.setattr(parallel, "READ_AHEAD", 2)  # one batch read ahead: this process reads on meanwhile
+    lines = parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2,
+                                   warm=lambda: calls.append(2))
+    assert len(list(lines)) == 6 and calls == [1]
