@@ -129,3 +129,28 @@ def test_a_pool_warms_the_callers_next_step_only_when_it_read_the_whole_input_ah
     lines = parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2,
                                    warm=lambda: calls.append(2))
     assert len(list(lines)) == 6 and calls == [1]
+
+
+def test_without_jobs_a_pool_starts_from_auto_pool_abstracts_on_more_than_one_core(monkeypatch):
+    from paperkg.core.schema import PaperRecord
+
+    def recorder(kind):
+        def run(records, *args):
+            return iter([(kind, str(len(list(records) if kind == "serial" else [r for b in records for r in b])))])
+        return run
+
+    monkeypatch.setattr(parallel, "_serial", recorder("serial"))
+    monkeypatch.setattr(parallel, "_pooled", recorder("pooled"))
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+
+    def chosen(count: int, jobs: int | None = None) -> list[tuple[str, str]]:
+        records = [PaperRecord(id=f"p{i}", title="t", abstract="a") for i in range(count)]
+        return list(parallel.extract_lines(records, jobs=jobs, model=None, rules_only=True, batch_size=32))
+
+    fewer_batches = parallel.AUTO_POOL - 32  # counted in whole batches of 32: 3 batches, then 4
+    assert chosen(fewer_batches) == [("serial", str(fewer_batches))]
+    assert chosen(fewer_batches + 1) == [("pooled", str(fewer_batches + 1))]
+    assert chosen(parallel.AUTO_POOL, jobs=1) == [("serial", str(parallel.AUTO_POOL))]
+    assert chosen(64, jobs=2) == [("pooled", "64")]  # --jobs 2 pools from two batches
+    monkeypatch.setattr(parallel, "available_cores", lambda: 1)
+    assert chosen(10 * parallel.AUTO_POOL) == [("serial", str(10 * parallel.AUTO_POOL))]
