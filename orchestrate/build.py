@@ -159,7 +159,8 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
 
 def _import_graph_and_views() -> None:
     """Import what the steps after extraction use (the graph builder, the exports, the views with NumPy,
-    SciPy, Jinja2 and PyVis), where it costs no time: while workers extract (parallel._warming)."""
+    SciPy, Jinja2 and PyVis) while the fork server loads the pipeline and this process would idle
+    (parallel._warming)."""
     import paperkg.graph.builder
     import paperkg.graph.exports
     import paperkg.viz.views  # noqa: F401
