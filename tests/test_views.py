@@ -23,6 +23,7 @@ from paperkg.viz.layout import force_layout
 from paperkg.viz.selection import focus_entities, resolve_entity, select_entities, thin_links
 from paperkg.viz.style import RELATION_STYLES, SHARED_PAPERS, year_colour
 from paperkg.viz.options import ViewOptions
+from paperkg.viz.page_script import page_script
 from paperkg.viz.views import render_focus, render_views
 
 
@@ -116,8 +117,13 @@ def test_only_web_links_become_links(tmp_path: Path) -> None:
                              [["code", "https://github.com/example/flerm"]]]
 
 
+def _page_script() -> str:
+    """The map's script as the page inlines it (its modules bundled)."""
+    return page_script(Path(map_page.__file__).parent / "templates" / "page", "view.mjs", "startView")
+
+
 def test_page_code_builds_dom_text_never_markup() -> None:
-    script = (Path(__file__).resolve().parents[1] / "viz" / "templates" / "page.js").read_text()
+    script = _page_script()
     assert "textContent" in script
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in script
@@ -144,7 +150,7 @@ def test_the_page_takes_the_paper_label_from_the_schema_not_from_its_script(tmp_
     data = _data(papers)
     assert data["paper_label"] == NodeLabel.PAPER.value
     assert {node["kind"] for node in data["nodes"]} >= {NodeLabel.PAPER.value}
-    script = (Path(map_page.__file__).parent / "templates" / "page.js").read_text(encoding="utf-8")
+    script = _page_script()
     assert f'"{NodeLabel.PAPER.value}"' not in script and "data.paper_label" in script
 
 
