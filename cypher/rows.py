@@ -20,7 +20,7 @@ from typing import Any, Callable, Collection, Iterable, get_type_hints
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, in_parts
+from paperkg.processes import available_cores, in_parts
 from paperkg.core.schema import Evidence, NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import trends

@@ -22,8 +22,8 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.ingest.readers import InputWarning
 from paperkg.orchestrate.inputs import input_set
-from paperkg.core.forked import available_cores
-from paperkg.orchestrate.parallel import batched, extraction_lines, worker_start_method
+from paperkg.orchestrate.parallel import batched, extraction_lines
+from paperkg.processes import available_cores, worker_start_method
 from paperkg.orchestrate.run import ExtractSettings, Run
 
 if TYPE_CHECKING:

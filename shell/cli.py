@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.process_exit import run_and_exit
+from paperkg.processes import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
 from paperkg.settings import load_settings
 from paperkg.orchestrate.export import ExportFormat
@@ -254,5 +254,5 @@ def _usage_line(error: typer.TyperException) -> str:
 
 
 def main() -> None:
-    """Entry point of the `paperkg` script (core/process_exit.py: without the interpreter's teardown)."""
+    """Entry point of the `paperkg` script (paperkg.processes.exit: without the interpreter's teardown)."""
     run_and_exit(app)
