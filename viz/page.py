@@ -97,8 +97,8 @@ def vis_options(page: PageData) -> dict[str, Any]:
 
 
 def summary(page: PageData) -> str:
-    """The header line as the page script (templates/page/filters.mjs) first writes it: papers and entities drawn of those the view chose
-    from (the legend's notes give the same totals), and links."""
+    """The header line as the page script (templates/page/filters.mjs) first writes it: papers and
+    entities drawn of those the view chose from (the legend's notes give the same totals), and links."""
     kinds = Counter(node["kind"] for node in page.nodes)
     papers = kinds.pop(NodeLabel.PAPER.value, 0)
     entities = sum(kinds.values())
