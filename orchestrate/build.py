@@ -372,6 +372,9 @@ def _count_papers(graph: nx.MultiDiGraph) -> int:
 
 
 def _title(inputs: list[dict[str, Any]]) -> str:
-    """graph.html's title: the names of the input files (of every build an --update added to)."""
-    names = sorted({Path(item["path"]).name for item in inputs})
+    """graph.html's title: the names of the input files (of every build an --update added to), a folder's
+    name for the files of a folder that holds more than one of them."""
+    paths = [Path(item["path"]) for item in inputs]
+    in_folder = Counter(path.parent for path in paths)
+    names = sorted({f"{path.parent.name}/" if in_folder[path.parent] > 1 else path.name for path in paths})
     return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")

@@ -126,7 +126,7 @@ def build(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
     colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
-                                                help="Node colour in the views.")] = ColourBy.TYPE,
+                                                help="Node colour in the views.")] = ColourBy.COMMUNITY,
     batch_size: BatchOption = BATCH_SIZE,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(

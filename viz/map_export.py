@@ -17,22 +17,21 @@ from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, 
 from paperkg.viz.entity_map import index_entities
 from paperkg.viz.clusters import cluster_of, named_clusters
 from paperkg.viz.map_page import plan_map
-from paperkg.viz.selection import select_entities
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.style import SHARED_PAPERS
-from paperkg.viz.views import fold
+from paperkg.viz.views import map_selection
 
 
-def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
+def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int | None = None,
                      max_nodes: int | None = None, size_by: str = "papers") -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
     type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links
     with their kind, papers and relations."""
     index = index_entities(graph)
-    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
+    selection = map_selection(index, ViewOptions(types=tuple(types or ()), min_papers=min_papers, max_nodes=max_nodes))
     plan = plan_map(index, selection, size_by)
     positions = plan.layout().run()
-    clusters = cluster_of(named_clusters(plan.links, {n: str(graph.nodes[n].get("name", n)) for n in plan.links},
-                                         {n: index.paper_count(n) for n in plan.links}))
+    clusters = cluster_of(named_clusters(plan.communities, index))
 
     def nodes() -> Iterator[NodeRow]:
         for node in sorted(plan.links.nodes):

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, named_clusters
+from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, louvain, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
@@ -23,33 +23,41 @@ from paperkg.viz.selection import Selection, thin_links
 from paperkg.viz.style import NO_COMMUNITY_COLOUR, SHARED_PAPERS, node_style, relation_style, year_colour
 
 MAP_WIDTH, MAP_HEIGHT = 1000.0, 620.0  # canvas units; about screen pixels at the opening zoom
-LINKS_PER_ENTITY = 4                   # links drawn at most: this many times the entities
+LINKS_PER_ENTITY = 2                   # links drawn at most: this many times the entities
 MAX_LABEL_CHARS = 40
 MAX_RELATED = 12
 NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis adds arrows otherwise)
+CROSS_CLUSTER_PULL = 0.15              # a link between two clusters pulls this much of one inside a cluster
 
 
 @dataclass
 class MapPlan:
     """The entity map before its layout: every link (the layout's springs), the links drawn, node sizes."""
 
-    every_link: nx.Graph
+    every_link: nx.Graph   # its links' `pull`: the layout's spring weights
     links: nx.Graph
     link_notes: tuple[str, ...]
     metric: dict[str, float]
     sizes: dict[str, float]
+    communities: list[set[str]]
 
     def layout(self, centre: str | None = None) -> LayoutJob:
-        """The map's layout: every link pulls, weighted by its strength (around `centre` in a focus view)."""
-        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre)
+        """The map's layout: every link pulls, weighted by its strength, CROSS_CLUSTER_PULL as much between
+        two clusters (around `centre` in a focus view)."""
+        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre,
+                            weight="pull")
 
 
 def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
     """The links and sizes of the entity map over the selected entities."""
     every_link = link_graph(index, selection.nodes)
+    communities = louvain(every_link)
+    community = {node: number for number, members in enumerate(communities) for node in members}
+    for source, target, data in every_link.edges(data=True):
+        data["pull"] = data["strength"] * (1.0 if community[source] == community[target] else CROSS_CLUSTER_PULL)
     links, link_notes = thin_links(every_link, LINKS_PER_ENTITY * max(len(selection.nodes), 1))
     metric = {node: _metric(index, links, node, size_by) for node in sorted(links.nodes)}
-    return MapPlan(every_link, links, link_notes, metric, node_sizes(metric, len(metric)))
+    return MapPlan(every_link, links, link_notes, metric, node_sizes(metric, len(metric)), communities)
 
 
 def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, size_by: str, colour_by: str,
@@ -67,8 +75,7 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, siz
     fonts = label_fonts(ranked, positions, sizes, texts)
     years = {node: index.mean_year(node) for node in nodes}
     first, last = _year_span(index)
-    clusters = named_clusters(links, {node: str(graph.nodes[node].get("name", node)) for node in nodes},
-                              {node: index.paper_count(node) for node in nodes})
+    clusters = named_clusters(plan.communities, index)
     in_cluster = cluster_of(clusters)
     colours = node_colours(graph, nodes, in_cluster, {node: overlay_year(index, node, years[node]) for node in nodes},
                            (first, last))

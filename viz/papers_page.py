@@ -11,7 +11,7 @@ from typing import Any
 
 import networkx as nx
 
-from paperkg.viz.clusters import Cluster, cluster_of, named_clusters
+from paperkg.viz.clusters import Cluster, cluster_of, louvain, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
@@ -82,9 +82,7 @@ def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_
     years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
              else index.mean_year(node) for node in nodes}
     overlay = {node: years[node] if node in is_paper else overlay_year(index, node, years[node]) for node in nodes}
-    clusters = named_clusters(link_graph(index, entities),
-                              {node: str(graph.nodes[node].get("name", node)) for node in entities},
-                              {node: index.paper_count(node) for node in entities})
+    clusters = named_clusters(louvain(link_graph(index, entities)), index)
     in_cluster = papers_in_clusters(index, papers, cluster_of(clusters))
     where = {node: i for i, node in enumerate(nodes)}
     colours = node_colours(graph, nodes, in_cluster, overlay, (first, last))
