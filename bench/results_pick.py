@@ -8,10 +8,10 @@ CC BY 4.0 from 2016 on, and arXiv papers (2025-2026, CC0 metadata) listed first 
 A candidate reports a result by a plain pattern (RESULT_HINT: a number with %, "points", a score unit, a number
 close after a metric's name, or "Nx faster"); reading decides in the annotation whether it really does.
 Left out, with the exclusion code of bench/relations_blind_pick.py: every Anthology or arXiv id written under
-tests/ or in a bench/data/ folder other than the two made here (and the blind relation round 6 folder, which is
-picked at the same time; the blind round leaves it out, the dev set does not, so the dev draw stays the same
-once it lands), and every abstract sharing an 8-word run with ../shared/benchmarks/ or examples/icml2025/.
-The blind round also leaves out the dev sample. Candidates are sorted by id and drawn with `random.Random(seed)`.
+tests/ or in a bench/data/ folder other than the two made here and those picked after them (LATER: a rerun then
+draws the same abstracts), and every abstract sharing an 8-word run with ../shared/benchmarks/ or
+examples/icml2025/. The blind round also leaves out the dev sample. Candidates are sorted by id and drawn with
+`random.Random(seed)`; the script fails if a drawn abstract is in a LATER folder's sample.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ ROUNDS = {
     "blind": (DATA / "results_blind", 2026120537, {"acl": 10, "cs.CL": 10, "cs.CV": 7, "cs.LG": 3}),
 }
 MADE_HERE = {"results_dev", "results_blind"}
-BLIND6 = DATA / "relations_blind6"
+LATER = {"blind6", "acronyms_fields_dev"}
 
 
 def sample_ids(folder: Path) -> set[str]:
@@ -61,13 +61,13 @@ def sample_ids(folder: Path) -> set[str]:
 
 
 def excluded_ids(round_name: str) -> set[str]:
-    """Ids written under tests/ and in other bench/data folders; the blind round adds the dev sample and blind6."""
+    """Ids written under tests/ and in the bench/data folders picked before these rounds; blind adds the dev sample."""
     excluded = ids_written(ROOT / "tests")
     for folder in sorted(DATA.iterdir()):
-        if folder.is_dir() and folder.name not in MADE_HERE and folder.resolve() != BLIND6.resolve():
+        if folder.is_dir() and folder.name not in MADE_HERE | LATER:
             excluded |= ids_written(folder)
     if round_name == "blind":
-        excluded |= sample_ids(ROUNDS["dev"][0]) | sample_ids(BLIND6)
+        excluded |= sample_ids(ROUNDS["dev"][0])
     return excluded
 
 
@@ -101,6 +101,10 @@ def pick(round_name: str) -> list[dict]:
                    for row in rng.sample(rows, counts[field])]
     print(f"left out: {len(excluded)} ids of tests and bench data, {overlapping} candidates sharing text with the "
           "benchmarks or the example corpus")
+    later = {key for name in sorted(LATER) for key in sample_ids(DATA / name)}
+    clashes = sorted(row["id"] for row in sample if row["id"] in later)
+    if clashes:
+        raise SystemExit(f"error: {clashes[0]} is also in a sample picked later ({', '.join(sorted(LATER))})")
     return sample
 
 
