@@ -79,7 +79,8 @@ def written(name: str | None, text: str, where: str, label: str) -> None:
 def parse(annotations: Path, sample: dict[str, dict], partial: bool = False) -> list[dict]:
     """One record per sample abstract, in sample order, from the shorthand file (`partial`: only those annotated)."""
     results: dict[str, list[dict]] = {}
-    current = header_method = header_task = None
+    current: str | None = None
+    header_method = header_task = "-"
     header_own = True
     for number, line in enumerate(annotations.read_text(encoding="utf8").splitlines(), 1):
         where = f"{annotations}:{number}"
@@ -153,7 +154,7 @@ def counts(records: list[dict], fields: dict[str, str]) -> str:
     for group in groups:
         chosen = [r for r in records if group == "all" or fields[r["id"]] == group]
         results = [x for r in chosen for x in r["results"]]
-        tally = Counter()
+        tally: Counter[str] = Counter()
         for x in results:
             tally["absolute" if x["kind"] == "absolute" else "change"] += 1
             tally["relative"] += x["relative"]
@@ -173,9 +174,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path, help="a folder with sample.jsonl and annotations.txt")
     parser.add_argument("--partial", action="store_true", help="accept abstracts not annotated yet (while annotating)")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in (args.folder / "sample.jsonl").read_text(encoding="utf8").splitlines()]
-    sample = {row["id"]: row for row in rows}
     try:
+        rows = [json.loads(line) for line in (args.folder / "sample.jsonl").read_text(encoding="utf8").splitlines()]
+        sample = {row["id"]: row for row in rows}
         records = parse(args.folder / "annotations.txt", sample, args.partial)
         check(records, sample)
     except (ValueError, OSError) as error:
