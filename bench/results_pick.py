@@ -23,8 +23,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from relations_blind_pick import (BENCH, CORPUS, EXAMPLES, ROOT, SHARED, _listed_first, _shingles, _words,
-                                  benchmark_shingles, example_shingles, ids_written)
+from relations_blind_pick import (BENCH, CORPUS, EXAMPLES, ROOT, SHARED, _shingles, _words,
+                                  benchmark_shingles, example_shingles, ids_written, listed_first)
 
 DATA = BENCH / "data"
 WORDS = (60, 300)
@@ -40,9 +40,9 @@ RESULT_HINT = re.compile(
 
 FIELDS: dict[str, Callable[[dict], bool]] = {
     "acl": lambda row: row["source"] == "acl-anthology" and row["license"] == "CC-BY-4.0" and row["year"] >= 2016,
-    "cs.CL": lambda row: row["source"] == "arxiv" and _listed_first(row) == "cs.CL",
-    "cs.CV": lambda row: row["source"] == "arxiv" and _listed_first(row) == "cs.CV",
-    "cs.LG": lambda row: row["source"] == "arxiv" and _listed_first(row) == "cs.LG",
+    "cs.CL": lambda row: row["source"] == "arxiv" and listed_first(row) == "cs.CL",
+    "cs.CV": lambda row: row["source"] == "arxiv" and listed_first(row) == "cs.CV",
+    "cs.LG": lambda row: row["source"] == "arxiv" and listed_first(row) == "cs.LG",
 }
 ROUNDS = {
     "dev": (DATA / "results_dev", 2026120536, {"acl": 80, "cs.CL": 80, "cs.CV": 60, "cs.LG": 20}),
