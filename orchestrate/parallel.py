@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections import deque
@@ -21,7 +22,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, die_with_parent, libc
+from paperkg.core.forked import available_cores, die_with_parent, how_it_ended, libc
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
@@ -79,18 +80,30 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
+    workers: dict[int, multiprocessing.process.BaseProcess] = {}
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
+            workers = pool._processes  # type: ignore[attr-defined]  # private: how a dead worker ended, see _died
             batches = iter(batches)
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
             with _warming(warm if len(read) < ahead else None):
                 yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
     except BrokenProcessPool:
-        raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
-                           ExitCode.FAILED) from None
+        raise PaperkgError(_died(workers), ExitCode.FAILED) from None
+
+
+def _died(workers: dict[int, multiprocessing.process.BaseProcess]) -> str:
+    """The sentence for a pool broken by a dead worker, from the workers' exit codes: the pool ends the
+    others with SIGTERM, so another code is the one that broke it."""
+    codes = [code for code in (worker.exitcode for worker in workers.values()) if code]
+    first = next((code for code in codes if code != -signal.SIGTERM), codes[0] if codes else None)
+    if first is None:
+        return "an extraction worker process died; run again."
+    advice = "run again with fewer --jobs" if first == -signal.SIGKILL else "run again"
+    return f"an extraction worker process {how_it_ended(first)}; {advice}."
 
 
 def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,
