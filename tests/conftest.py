@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 from browser import _chromium, context  # noqa: E402, F401 - the browser tests' fixtures
 from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
-from neo4j_fixtures import clean_neo4j, neo4j_target, neo4j_turn  # noqa: E402, F401 - the Neo4j tests' fixtures
+from neo4j_fixtures import clean_neo4j, neo4j_server, neo4j_target, neo4j_turn  # noqa: E402, F401 - Neo4j fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
 
