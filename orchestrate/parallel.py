@@ -32,13 +32,13 @@ PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server l
 # ~3 MB of records and lines.
 IN_FLIGHT_PER_JOB = 256
 # Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
-# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s (README "Performance").
+# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s.
 READ_AHEAD = 3072
 # Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
 # the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
 # imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
 # for its duration. 32 abstracts take ~0.4 s of CPU, and two workers save half of that: from 128 abstracts
-# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
+# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py).
 AUTO_POOL = 128
 # Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
 # while the build writes JSON and the views from this many graph nodes (papers and entities): at the
@@ -241,7 +241,7 @@ def release_free_heap() -> None:
     """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): the fork
     server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
     after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
-    hardly lowers their peak, which is the batch's own activations (README "Performance")."""
+    hardly lowers their peak, which is the batch's own activations (docs/performance.md, "Memory")."""
     trim = getattr(libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
     if trim is not None:
         trim(0)
