@@ -69,7 +69,8 @@ def shared() -> Path:
 # (scripts/test.sh, as CI, passes both). The help says why each is out of the default run.
 OPT_IN = {"training": "also run the `paperkg train` smoke run (marker `training`, about 10 s)",
           "acceptance": "also run the acceptance tier (marker `acceptance`): the 1,000-abstract corpus build, the "
-                        "builds killed to check no process outlives them, a real Dask cluster; about 40 s of CPU"}
+                        "builds killed to check no process outlives them, a real Dask cluster, a plain install into a "
+                        "fresh environment building 2,000 abstracts, a test run beside a Neo4j on 7687; minutes"}
 
 
 def _left_out(config: pytest.Config) -> list[str]:
