@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -80,12 +80,12 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
-    workers: dict[int, multiprocessing.process.BaseProcess] = {}
+    workers: Mapping[int, multiprocessing.process.BaseProcess] = {}
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
-            workers = pool._processes  # type: ignore[attr-defined]  # private: how a dead worker ended, see _died
+            workers = pool._processes  # private, but typeshed's: how a dead worker ended (see _died)
             batches = iter(batches)
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
@@ -95,7 +95,7 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
         raise PaperkgError(_died(workers), ExitCode.FAILED) from None
 
 
-def _died(workers: dict[int, multiprocessing.process.BaseProcess]) -> str:
+def _died(workers: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
     """The sentence for a pool broken by a dead worker, from the workers' exit codes: the pool ends the
     others with SIGTERM, so another code is the one that broke it."""
     codes = [code for code in (worker.exitcode for worker in workers.values()) if code]
