@@ -315,8 +315,23 @@ def _constant_names() -> list[tuple[ModuleType, str]]:
 
 # --- the Python API --------------------------------------------------------------------------------------------
 
+class _Written(str):
+    """An annotation as the source writes it (postponed annotations are strings): shown without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _signature(item: Callable[..., Any], name: str) -> str:
-    return f"{name}{inspect.signature(item)}".replace("'", "")
+    """`name(parameters) -> result`, annotations as written, defaults as their repr."""
+    signature = inspect.signature(item)
+
+    def written(annotation: Any) -> Any:
+        return _Written(annotation) if isinstance(annotation, str) else annotation
+
+    parameters = [parameter.replace(annotation=written(parameter.annotation))
+                  for parameter in signature.parameters.values()]
+    return f"{name}{signature.replace(parameters=parameters, return_annotation=written(signature.return_annotation))}"
 
 
 def _function(item: Callable[..., Any], name: str) -> list[str]:
