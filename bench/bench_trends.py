@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_trends.py .data/acl-out/graph.json --papers 100000
 
 Building 100k abstracts takes most of an hour here, so the 100k graph is made from a real build's
-graph.json by cloning, as the README's "100k abstracts under 2 GB" measurement did: each clone's
+graph.json by cloning, as the "100k abstracts from extractions" measurement of docs/performance.md did: each clone's
 papers get new ids (years kept), entities in fewer than 3 papers are renamed per clone (so the
 long tail grows as a corpus would), the others are shared; edges follow their ends, evidence and
 sentences are kept. The clone is written one node or edge a line, as paperkg writes graph.json,

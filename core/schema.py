@@ -92,7 +92,7 @@ SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelT
 # The graph's operating point: an entity-entity relation becomes an edge (and the views draw it) only when its
 # confidence is at least this. The relation model's confidence is the precision its type had on SciER dev at
 # that probability, the lower of gold mentions and end to end with overlapping arguments (what a reader judging
-# the edge sees), so this is the precision asked of each type's typed edges: the issue's bar of 0.75.
+# the edge sees), so this is the precision asked of each type's typed edges (docs/quality.md, "Relations").
 GRAPH_MIN_RELATION_CONFIDENCE = 0.75
 # Entity-entity types in the graph, in legend order (SYNONYM_OF merges nodes instead).
 ENTITY_REL_TYPES: tuple[RelType, ...] = tuple(kind for kind in REL_ENDS if kind is not RelType.SYNONYM_OF)
@@ -109,59 +109,61 @@ def relation_allowed(kind: RelType, head: NodeLabel | str, tail: NodeLabel | str
 class Evidence(TypedDict):
     """One piece of evidence on an edge: where in which paper, found by what, how sure."""
 
-    paper: str
-    sentence: str
+    paper: str        # the paper's key
+    sentence: str     # the sentence that states it
     sentence_start: int  # where the sentence starts in the paper's normalised abstract
     start: int        # character offsets into the paper's normalised abstract
     end: int
-    extractor: str
+    extractor: str    # what found it: acronym, lexicon, cue, name, model
     confidence: float
 
 
 class EntityNode(TypedDict, total=False):
     """Attributes of an entity node (graph.json, GraphML, Neo4j properties)."""
 
-    label: str
+    label: str        # Method, Task, Dataset or Metric
     key: str          # "<label>:<canonical name>", unique per node
-    name: str
+    name: str         # the name most papers use
     canonical: str    # the canonical form the key was made from
-    aliases: list[str]
-    acronym: str
-    long_form: str
-    mentions: int
-    papers: int
+    aliases: list[str]  # every surface form seen (acronym and long form both)
+    acronym: str      # the short form, where one was defined
+    long_form: str    # what the short form stands for
+    merged_from: list[str]  # names merged into this node, "name [rule: papers]"
+    mentions: int     # mentions in all papers
+    papers: int       # papers that mention it
     degree: int
     pagerank: float
-    community: int
+    community: int    # Louvain community (seeded)
 
 
 class PaperNode(TypedDict, total=False):
     """Attributes of a paper node."""
 
-    label: str
+    label: str        # Paper
     key: str          # "paper:<id>"
-    paper_id: str
+    paper_id: str     # the input's id, or "h" + a hash of the normalised text
     name: str         # title, or the abstract's first words
-    abstract: str
+    abstract: str     # the normalised abstract every evidence offset points into
     title: str
     year: int
     venue: str
     authors: list[str]
     url: str
-    code_url: str
+    code_url: str     # a GitHub or project URL found in the text
     source: str       # "path:line" of the input record
     degree: int
     pagerank: float
     community: int
 
 
-class EdgeData(TypedDict):
+class EdgeData(TypedDict, total=False):
     """Attributes of an edge: at most one per (source, type, target)."""
 
-    type: str
-    count: int
-    confidence: float
-    evidence: list[Evidence]
+    type: str         # the relationship type
+    count: int        # sentences that state it
+    papers: int       # on entity-entity edges: the papers whose sentences state it
+    confidence: float  # the best of its evidence
+    evidence: list[Evidence]  # up to ten items
 
 
 class SchemaError(PaperkgError):
@@ -175,14 +177,14 @@ class SchemaError(PaperkgError):
 class PaperRecord:
     """One paper: stable id, normalised abstract and whatever metadata the input had."""
 
-    id: str
-    abstract: str
+    id: str                    # the input's id (arXiv without version, DOI without resolver), else "h" + a hash
+    abstract: str              # normalised: markup, LaTeX and HTML read as text
     title: str | None = None
     year: int | None = None
     venue: str | None = None
     authors: list[str] = field(default_factory=list)
     url: str | None = None
-    code_url: str | None = None
+    code_url: str | None = None  # a GitHub or project URL taken out of the text
     source: str | None = None  # "path:line" where the record starts
 
     def to_dict(self) -> dict[str, Any]:
@@ -199,17 +201,17 @@ class PaperRecord:
 class Mention:
     """An entity mention in a paper, with the sentence and character span that are its evidence."""
 
-    text: str
+    text: str            # as written
     name: str            # the name the graph canonicalises (the long form for an acronym)
     label: NodeLabel | None  # None: a term of none of the entity types (never a node)
-    start: int
+    start: int           # character offsets into the abstract
     end: int
     sentence: int        # index into Extraction.sentences
     source: str          # which extractor: acronym, lexicon, cue, name, model
     confidence: float
-    role: Role = Role.MENTIONS
-    proposed: bool = False
-    acronym: str | None = None
+    role: Role = Role.MENTIONS  # what the paper does with it
+    proposed: bool = False  # the paper proposes it
+    acronym: str | None = None  # its short form, where the paper defines one
     node: bool = True       # the mention becomes a graph node (it reads as a term)
     termhood: str = ""      # the rule that made it a node, or the reason it is not one
 
@@ -220,12 +222,12 @@ class AcronymDefinition:
 
     short: str
     long: str
-    start: int
+    start: int           # the short form's offsets
     end: int
-    long_start: int
+    long_start: int      # the long form's offsets
     long_end: int
     sentence: int
-    rule: str
+    rule: str            # the pattern that found it (extract/acronym_finder.py RULES)
     confidence: float
 
 
@@ -244,11 +246,11 @@ class Relation:
     """A typed relation between two mentions (indices into Extraction.entities) found in one sentence."""
 
     type: RelType
-    head: int
+    head: int            # index into Extraction.entities
     tail: int
     sentence: int
-    source: str
-    confidence: float
+    source: str          # model, acronym (SYNONYM_OF from a definition) or cue
+    confidence: float    # for the model's: its type's precision at that probability
 
 
 @dataclass
@@ -261,11 +263,11 @@ class Extraction:
 
     paper: PaperRecord
     sentences: list[str]
-    entities: list[Mention] = field(default_factory=list)
+    entities: list[Mention] = field(default_factory=list)  # every typed mention, nodes or not
     acronyms: list[AcronymDefinition] = field(default_factory=list)
     undefined_acronyms: list[UndefinedAcronym] = field(default_factory=list)
-    relations: list[Relation] = field(default_factory=list)
-    sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)  # every relation found, at any confidence
+    sentence_spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each sentence
 
     def __post_init__(self) -> None:
         """Every sentence has its span, and the span holds that sentence (ValueError otherwise)."""

@@ -22,8 +22,8 @@ from rich.console import Console
 
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
-from paperkg.core.output_folder import checked_output, names_folder
+from paperkg.core.manifest import MANIFEST, FileEntry, Manifest, describe_files, digest, read_manifest, verify
+from paperkg.core.output_folder import checked_output, names_file_only, names_folder
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
 from paperkg.orchestrate.extraction_store import ExtractionStore
@@ -79,8 +79,9 @@ class _Staged:
 
 
 def check_build_folder(output: Path) -> None:
-    """-o of a build names a folder (an existing file: the output folder check says so)."""
-    if not output.exists() and not names_folder(output):
+    """-o of a build names a folder: any name but one with a file type's extension (an existing file: the output
+    folder check says so)."""
+    if not output.exists() and names_file_only(output):
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
                            f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
                            ExitCode.USAGE)
@@ -93,7 +94,7 @@ def extraction_target(output: Path | None, dask: bool) -> Path:
         target = output or Path("out/extractions.jsonl")
         return target / EXTRACTIONS if names_folder(target) else target
     target = output or Path("out/shards")
-    if not target.exists() and not names_folder(target):
+    if not target.exists() and names_file_only(target):
         raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
                            f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
     return target
@@ -127,7 +128,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
                             papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
     summary.build_id, summary.papers_total, summary.graph = manifest.build_id, manifest.papers, graph
-    summary.written = [options.output / name for name in OUTPUTS]
+    summary.written = [options.output / name for name in (*OUTPUTS, MANIFEST)]
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
     summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))
     summary.warnings = list(run.warnings)

@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder, names_folder, write_beside_build
+from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder, write_beside_build
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -41,6 +41,8 @@ def _chosen_target(graph_file: Path, format: str | None, output: Path | None, en
         raise PaperkgError("--format vosviewer writes the entity map (VOSviewer's map and network files): add "
                            "--map.", ExitCode.USAGE)
     stem = "map" if entity_map else "graph"
+    if format in FOLDER_FORMATS and output is not None and not names_file_only(output):
+        return format, output
     if output is None or names_folder(output):
         chosen = format or DEFAULT_FORMAT
         folder = output or (graph_file if graph_file.is_dir() else graph_file.parent)

@@ -95,8 +95,16 @@ def tables(trends: Trends, types: list[str], top: int) -> list[Table]:
 def summary(trends: Trends, graph_file: Path) -> str:
     """One line: the years, papers and how many entities were followed."""
     undated = f"; {trends.undated:,} papers without a year left out" if trends.undated else ""
-    return (f"{graph_file}: {sum(trends.year_papers):,} papers {trends.years[0]}-{trends.years[-1]}, "
-            f"{len(trends.entities):,} entities{undated}.")
+    years = f"of {trends.years[0]}" if len(trends.years) == 1 else f"{trends.years[0]}-{trends.years[-1]}"
+    return f"{graph_file}: {sum(trends.year_papers):,} papers {years}, {len(trends.entities):,} entities{undated}."
+
+
+def one_year(trends: Trends) -> str | None:
+    """Why there are no tables when every paper followed is of one year (None when there are several)."""
+    if len(trends.years) != 1:
+        return None
+    return (f"Every paper followed is of {trends.years[0]}, and bursts, risers and fallers compare years: trends "
+            "need papers of two years or more.")
 
 
 def _papers_between(entity: EntityTrend, start: int, end: int) -> int:

@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import names_folder
+from paperkg.core.output_folder import names_file_only, names_folder
 from paperkg.viz.options import ViewOptions
 
 
@@ -29,13 +29,14 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
 
 
 def _check_output(output: Path | None, focus: str | None) -> None:
-    """-o names a folder for the two views, an .html file or a folder for a focus view."""
+    """-o names a folder for the two views (any name but a file type's), an .html file or a folder for a focus
+    view."""
     if output is None or names_folder(output):
         return
-    if focus is None:
+    if focus is None and names_file_only(output):
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
-    if output.suffix.lower() != ".html":
+    if focus is not None and output.suffix.lower() != ".html":
         raise PaperkgError(f"-o {output}: a focus view is an HTML page: name the file .html, or name a folder "
                            "(focus.html is written there).", ExitCode.USAGE)
 

@@ -1,4 +1,4 @@
-"""Screenshots of the views for the README, taken in headless Chromium (rerun after a new model).
+"""Screenshots of the views for docs/guides/views.md, taken in headless Chromium (rerun after a new model).
 
     python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
 

@@ -92,6 +92,13 @@ def test_cli_table_json_and_page(graph_file: Path, tmp_path: Path) -> None:
     assert (tmp_path / "trends.html").read_bytes() == page.read_bytes()
 
 
+def test_one_year_of_papers_is_one_sentence_instead_of_empty_tables(graph_file: Path) -> None:
+    said = run_cli("trends", str(graph_file), "--since", "2019", "--until", "2019").stdout
+    assert " ".join(said.split()) == (f"{graph_file}: {PER_YEAR} papers of 2019, 8 entities. Every paper followed "
+                                      "is of 2019, and bursts, risers and fallers compare years: trends need papers "
+                                      "of two years or more.")
+
+
 def test_hostile_text_reaches_the_page_only_as_json(tmp_path: Path) -> None:
     write_json(hostile_graph(), tmp_path / "graph.json")
     run_cli("trends", str(tmp_path / "graph.json"), "-o", str(tmp_path / "trends.html"))
