@@ -2,7 +2,8 @@
 records that travel from the readers to extraction and from extraction to the graph.
 
 extract/ writes `Extraction` records, graph/ reads them (also from extractions.jsonl, without
-spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here.
+spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here (the attributes
+of the graph's nodes and edges: core/graph_model.py).
 `SCHEMA_VERSION` is written into every extraction line and into graph.json and checked when
 they are read back, so an old file is refused with a sentence rather than misread.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
@@ -104,64 +105,6 @@ def relation_allowed(kind: RelType, head: NodeLabel | str, tail: NodeLabel | str
         return (NodeLabel(head), NodeLabel(tail)) in REL_ENDS.get(kind, frozenset())
     except ValueError:
         return False
-
-
-class Evidence(TypedDict):
-    """One piece of evidence on an edge: where in which paper, found by what, how sure."""
-
-    paper: str
-    sentence: str
-    sentence_start: int  # where the sentence starts in the paper's normalised abstract
-    start: int        # character offsets into the paper's normalised abstract
-    end: int
-    extractor: str
-    confidence: float
-
-
-class EntityNode(TypedDict, total=False):
-    """Attributes of an entity node (graph.json, GraphML, Neo4j properties)."""
-
-    label: str
-    key: str          # "<label>:<canonical name>", unique per node
-    name: str
-    canonical: str    # the canonical form the key was made from
-    aliases: list[str]
-    acronym: str
-    long_form: str
-    mentions: int
-    papers: int
-    degree: int
-    pagerank: float
-    community: int
-
-
-class PaperNode(TypedDict, total=False):
-    """Attributes of a paper node."""
-
-    label: str
-    key: str          # "paper:<id>"
-    paper_id: str
-    name: str         # title, or the abstract's first words
-    abstract: str
-    title: str
-    year: int
-    venue: str
-    authors: list[str]
-    url: str
-    code_url: str
-    source: str       # "path:line" of the input record
-    degree: int
-    pagerank: float
-    community: int
-
-
-class EdgeData(TypedDict):
-    """Attributes of an edge: at most one per (source, type, target)."""
-
-    type: str
-    count: int
-    confidence: float
-    evidence: list[Evidence]
 
 
 class SchemaError(PaperkgError):

@@ -21,7 +21,8 @@ import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.forked import available_cores, in_parts
-from paperkg.core.schema import Evidence, NodeLabel, RelType
+from paperkg.core.graph_model import Evidence
+from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import trends
 

@@ -16,7 +16,7 @@ import networkx as nx
 
 from paperkg.core.schema import NodeLabel
 
-from .canonical import match_form
+from paperkg.core.canonical import match_form
 
 HEADER = "label\treplace by"
 SIMILAR = 0.9          # SequenceMatcher ratio of two names' compared forms for a candidate

@@ -101,7 +101,7 @@ def extraction_target(output: Path | None, dask: bool) -> Path:
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     """Read, extract, build the graph from every extraction line, and commit the outputs together."""
-    from paperkg.graph.thesaurus import read_thesaurus
+    from paperkg.admit.thesaurus import read_thesaurus
 
     started = time.perf_counter()
     run = Run.start(options.inputs, options.output, options.extract, console)
@@ -295,15 +295,15 @@ def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[
 
 def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], run: Run) -> nx.MultiDiGraph:
     """Write extractions.jsonl and build the graph from the same lines, in paper-id order."""
+    from paperkg.admit.admission import admit
     from paperkg.graph.builder import GraphBuilder
-    from paperkg.graph.thesaurus import apply_thesaurus
 
     builder = GraphBuilder()
     with _collector_paused():
         with open(target, "w", encoding="utf8") as handle:
             for where, line in run.progress(store.sorted_lines(run.report), "building the graph"):
                 handle.write(line + "\n")
-                builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
+                builder.add(admit(Extraction.from_json(line, where), thesaurus))
         return builder.finalize()
 
 

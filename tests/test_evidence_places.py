@@ -8,6 +8,7 @@ import pytest
 
 from paperkg.core.schema import Extraction, PaperRecord
 from paperkg.extract.extraction import extract
+from paperkg.admit.admission import admit
 from paperkg.graph.builder import GraphBuilder
 from paperkg.viz.panel import PaperTable, evidence_item, link_panel, paper_panel
 
@@ -25,7 +26,7 @@ def record() -> Extraction:
 @pytest.fixture(scope="module")
 def graph(record: Extraction) -> nx.MultiDiGraph:
     builder = GraphBuilder()
-    builder.add(record)
+    builder.add(admit(record))
     return builder.finalize()
 
 

@@ -10,7 +10,7 @@ it is written: a name that runs on in Title Case ("EDA" of "EDA Elite Challenge"
 Dataset slot, the modifier of the noun after it ("UV" of "UV maintenance") ends no typed edge from that
 sentence. A Task whose head is no task noun ("3D scenes", "medical entities") names a thing and ends no typed
 edge, and a USED_FOR relation needs a sentence that states a purpose for its task (the task mention's role). The
-rules are data (graph/data/relation_ends.txt).
+rules are data (admit/data/relation_ends.txt).
 """
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ class EndRules(NamedTuple):
 
 @lru_cache(maxsize=1)
 def shipped_rules() -> EndRules:
-    """The rules shipped in paperkg/graph/data/."""
-    return EndRules.parse((resources.files("paperkg.graph") / "data" / RULES_FILE).read_text(encoding="utf8"))
+    """The rules shipped in paperkg/admit/data/."""
+    return EndRules.parse((resources.files("paperkg.admit") / "data" / RULES_FILE).read_text(encoding="utf8"))
 
 
 def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | None:
