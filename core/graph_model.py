@@ -108,6 +108,12 @@ def is_paper(attrs: NodeAttrs) -> bool:
     return attrs["label"] == NodeLabel.PAPER
 
 
+def entity_forms(attrs: EntityNode) -> set[str]:
+    """The case-folded names an entity answers to: its name, acronym, long form and aliases."""
+    forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
+    return {str(form).casefold() for form in forms if form}
+
+
 def node_attrs(graph: nx.MultiDiGraph, node: str) -> NodeAttrs:
     """A node's attributes (an EntityNode or a PaperNode: see entity_attrs and paper_attrs)."""
     return cast(NodeAttrs, graph.nodes[node])

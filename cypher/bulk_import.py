@@ -33,6 +33,7 @@ from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExp
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.forked import available_cores, in_parts
+from paperkg.graph.trends import Trends
 from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 
@@ -186,9 +187,9 @@ class _Nodes:
     share: dict[Any, int]
 
 
-def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
+def _nodes(graph: nx.MultiDiGraph, writers: int, trends: Trends | None) -> _Nodes:
     """The node properties, the keys left to Cypher, and each node's writer (by its key's hash)."""
-    over_time = trend_properties(graph)
+    over_time = trend_properties(graph, trends)
     found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
     share = {}
     for node, attrs in graph.nodes(data=True):
@@ -199,13 +200,15 @@ def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
     return _Nodes(dict(found), left, share)
 
 
-def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None) -> ImportFiles:
-    """The graph's rows (one per key and per pair of ends: folded as a push folds them) and paper digests as
-    CSV files in `folder`, by `writers` processes (default: one per core, at most four)."""
+def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None,
+                       trends: Trends | None = None) -> ImportFiles:
+    """The graph's rows (one per key and per pair of ends: folded as a push folds them; the trend properties of
+    `trends`, the build's) and paper digests as CSV files in `folder`, by `writers` processes (default: one per
+    core, at most four)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         writers = 1
     writers = writers or max(1, min(available_cores(), _MAX_WRITERS))
-    nodes = _nodes(graph, writers)
+    nodes = _nodes(graph, writers, trends)
     files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part), writers,
                               "writing the bulk import's CSV files", "push again")
     for other in others:

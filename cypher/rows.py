@@ -24,7 +24,7 @@ from paperkg.core.forked import available_cores, in_parts
 from paperkg.core.graph_model import Evidence
 from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
-from paperkg.graph.trends import trends
+from paperkg.graph.trends import Trends, trends as graph_trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
@@ -127,10 +127,13 @@ def _checked_label(node: Any, attrs: dict[str, Any]) -> str:
     return label
 
 
-def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
-    """Per entity: first_year, and burst_start, burst_end, burst_strength of its strongest burst (if any)."""
+def trend_properties(graph: nx.MultiDiGraph, trends: Trends | None = None) -> dict[str, dict[str, Any]]:
+    """Per entity: first_year, and burst_start, burst_end, burst_strength of its strongest burst (if any), from the
+    build's `trends` (computed from the graph when none is given)."""
     found = {}
-    for key, entity in trends(graph, with_papers=False).entities.items():
+    if trends is None:
+        trends = graph_trends(graph, with_papers=False)
+    for key, entity in trends.entities.items():
         props: dict[str, Any] = {"first_year": entity.first_year}
         burst = entity.strongest_burst
         if burst is not None:
@@ -139,12 +142,13 @@ def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
     return found
 
 
-def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) -> GraphRows:
+def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None,
+               trends: Trends | None = None) -> GraphRows:
     """Rows for every node and edge of the graph (with `papers`: of the entities, of those papers and of
     their relationships only), grouped so each group is one Cypher text; entity nodes carry their trend
-    properties (first year, strongest burst)."""
+    properties (first year, strongest burst: of `trends`, the build's)."""
     rows = GraphRows()
-    over_time = trend_properties(graph)
+    over_time = trend_properties(graph, trends)
     for node, attrs in graph.nodes(data=True):
         label = _label_of(graph, node)
         if papers is None or label != PAPER or node in papers:

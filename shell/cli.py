@@ -156,7 +156,7 @@ def build(
     if target is not None and summary.graph is not None:  # the graph just written, not read back from disk
         from paperkg.orchestrate.neo4j import push_to_neo4j
 
-        push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"))
+        push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"), trends=summary.trends)
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
