@@ -31,6 +31,7 @@ import networkx as nx
 from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
+from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.forked import available_cores, in_parts
 from paperkg.graph.trends import Trends
@@ -192,7 +193,7 @@ def _nodes(graph: nx.MultiDiGraph, writers: int, trends: Trends | None) -> _Node
     over_time = trend_properties(graph, trends)
     found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
     share = {}
-    for node, attrs in graph.nodes(data=True):
+    for node, attrs in model.nodes(graph):
         props = node_properties(graph, node, attrs, over_time)
         found[attrs["label"]][props["key"]] = (node, props, _cells(props))
         share[node] = hash(props["key"]) % writers
@@ -233,7 +234,7 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
     found = files.files
     rels: dict[tuple[str, str, str], dict[tuple[Any, Any], dict[str, Any]]] = defaultdict(dict)
     mine = [node for node in graph if nodes.share[node] == part]  # in the graph's order, as a push folds rows
-    for source, target, key, attrs in graph.edges(mine, keys=True, data=True):
+    for source, target, key, attrs in model.edges(graph, mine):
         group, row = rel_row(graph, source, target, key, attrs)
         rels[group][row["source"], row["target"]] = row
     later = set(nodes.left)  # nodes whose hash or digest waits for Cypher's rows
@@ -249,7 +250,7 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
                 continue
             found.nodes[label] += 1
             row = keyed_row(props)
-            digest = paper_digest(graph, node, graph.nodes[node])[1] if label == PAPER else None
+            digest = paper_digest(graph, node, model.node_attrs(graph, node))[1] if label == PAPER else None
             if digest is not None and key in later:
                 found.digests[key] = digest
                 digest = None

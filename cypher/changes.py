@@ -16,6 +16,7 @@ import networkx as nx
 from neo4j import Driver, Session
 
 from paperkg.graph.trends import Trends
+from paperkg.core import graph_model as model
 from paperkg.cypher.rows import NODE_LABELS, PAPER, GraphRows, graph_rows, paper_digests
 
 HASH_PROPERTY = "paperkg_hash"
@@ -68,8 +69,7 @@ def changed_rows(driver: Driver, database: str, graph: nx.MultiDiGraph, trends: 
         del held_digests
         for node in wanted.keys() - checked:
             changes.same_nodes[PAPER] += 1
-            changes.same_rels.update(data.get("type", key) for *_, key, data in graph.out_edges(node, keys=True,
-                                                                                             data=True))
+            changes.same_rels.update(data.get("type", key) for *_, key, data in model.out_edges(graph, node))
         rows = graph_rows(graph, papers=checked, trends=trends)
         held_nodes = {key: value for _, pairs in session.run(_ENTITY_HASHES, labels=list(NODE_LABELS)).values()
                       for key, value in pairs}

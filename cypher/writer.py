@@ -26,6 +26,7 @@ import networkx as nx
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
+from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.cypher.bulk_import import ImportFiles, LocalServer, write_import_files
 from paperkg.cypher.changes import DIGEST_PROPERTY, HASH_PROPERTY, Changes, all_rows, changed_rows
@@ -255,8 +256,8 @@ def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, graph: nx.MultiDiG
     with driver.session(database=target.database) as session:
         foreign = {label: set(keys) for label, keys in session.run(_FOREIGN_KEYS, labels=list(NODE_LABELS)).values()}
     for label, keys in foreign.items():
-        clash = sorted(keys & {node_key(graph, node) for node, data in graph.nodes(data=True)
-                               if data.get("label") == label})
+        clash = sorted(keys & {node_key(graph, node) for node, node_label in model.labels(graph)
+                               if node_label == label})
         if clash:
             raise PaperkgError(f"{_describe(target)} holds a :{label} node with key {clash[0]!r} that paperkg did not "
                                f"push (it has no {HASH_PROPERTY}), and paperkg does not overwrite another "

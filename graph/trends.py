@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from paperkg.core.schema import PAPER_REL_TYPES, NodeLabel, SchemaError
+from paperkg.core import graph_model as model
+from paperkg.core.schema import PAPER_REL_TYPES, SchemaError
 
 from .bursts import GAMMA, STATE_RATIO, detect_bursts
 
@@ -205,28 +206,27 @@ def _entity_trend(data: dict[str, Any]) -> EntityTrend:
 def occurrences(graph: nx.MultiDiGraph) -> Occurrences:
     """What trends need, read from a graph in memory."""
     years, titles, undated = {}, {}, 0
-    for key, data in graph.nodes(data=True):
-        if data.get("label") == NodeLabel.PAPER:
-            year = paper_year(data.get("year"))
-            if year is None:
-                undated += 1
-            else:
-                years[key] = year
-                titles[key] = str(data.get("name") or data.get("paper_id") or key)
+    for key, data in model.papers(graph):
+        year = paper_year(data.get("year"))
+        if year is None:
+            undated += 1
+        else:
+            years[key] = year
+            titles[key] = str(data.get("name") or data.get("paper_id") or key)
     entities: dict[str, tuple[str, str]] = {}
     papers_of: dict[str, list[str]] = {}
     for source, target, kind in graph.edges(keys=True):
         if source in years and kind in _RELATIONS:
             if target not in entities:
-                data = graph.nodes[target]
-                entities[target] = (str(data.get("label", "")), str(data.get("name", target)))
+                attrs = model.node_attrs(graph, target)
+                entities[target] = (str(attrs.get("label", "")), str(attrs.get("name", target)))
                 papers_of[target] = []
             papers_of[target].append(source)
 
     def sentences(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
         found = {}
         for paper, entity in pairs:
-            edges = graph.get_edge_data(paper, entity) or {}
+            edges = model.between(graph, paper, entity)
             evidence = [ev for kind in sorted(edges) for ev in edges[kind].get("evidence", [])]
             found[(paper, entity)] = str(evidence[0]["sentence"]) if evidence else ""
         return found

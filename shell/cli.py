@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
+from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
@@ -237,7 +237,7 @@ def stats(
     print_stats(graph_file, top, as_json, Console())
 
 
-for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends):
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why):
     _commands.register(app)
 
 
