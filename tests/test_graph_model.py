@@ -71,19 +71,21 @@ def _raw_reads(tree: ast.AST) -> list[tuple[int, str]]:
         names |= {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
                   and isinstance(node.value, ast.Attribute) and node.value.attr == "graph"
                   for target in node.targets if isinstance(target, ast.Name)}
-
-        def knowledge_graph(node: ast.expr) -> bool:
-            return (isinstance(node, ast.Name) and node.id in names) or (
-                isinstance(node, ast.Attribute) and node.attr == "graph")
-        for node in ast.walk(function):
-            view = node.value if isinstance(node, ast.Subscript) else node.func if isinstance(node, ast.Call) else None
-            if not isinstance(view, ast.Attribute) or not knowledge_graph(view.value):
-                continue
-            if (isinstance(node, ast.Subscript) and view.attr in RAW_VIEWS
-                    or isinstance(node, ast.Call) and (view.attr == "get_edge_data" or view.attr in RAW_CALLS
-                                                       and any(k.arg == "data" for k in node.keywords))):
-                found.append((node.lineno, ast.unparse(node)))
+        found += [(node.lineno, ast.unparse(node)) for node in ast.walk(function) if _raw(node, names)]
     return sorted(found)
+
+
+def _raw(node: ast.AST, graphs: set[str]) -> bool:
+    """Whether `node` reads attributes of one of the knowledge graphs `graphs` (or of an `X.graph`) raw."""
+    view = node.value if isinstance(node, ast.Subscript) else node.func if isinstance(node, ast.Call) else None
+    if not isinstance(view, ast.Attribute) or not (isinstance(view.value, ast.Name) and view.value.id in graphs
+                                                   or isinstance(view.value, ast.Attribute)
+                                                   and view.value.attr == "graph"):
+        return False
+    if isinstance(node, ast.Subscript):
+        return view.attr in RAW_VIEWS
+    return isinstance(node, ast.Call) and (view.attr == "get_edge_data" or view.attr in RAW_CALLS
+                                           and any(keyword.arg == "data" for keyword in node.keywords))
 
 
 def test_no_sink_reads_a_graph_attribute_but_through_the_model() -> None:
