@@ -135,7 +135,8 @@ def build(
         show_default=False)] = None,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
-    extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
+    papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
+    manifest.json, replacing the previous ones together or not at all."""
     from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
     from paperkg.orchestrate.report import print_build
     from paperkg.orchestrate.run import ExtractSettings
