@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperkg.core.canonical import canonical_name
-from paperkg.core.schema import SchemaError
+from paperkg.core.schema import read_versioned
 
 from .records import NameRefusal, RelationRefusal
 
@@ -106,19 +106,15 @@ class RefusalTable:
     @classmethod
     def from_json(cls, text: str, where: str) -> RefusalTable:
         """The table from its JSON text; SchemaError naming `where` when it is not one of this version."""
-        try:
-            data = json.loads(text)
-            if data.get(ADMISSION_KEY) != ADMISSION_VERSION:
-                raise ValueError(f"version {data.get(ADMISSION_KEY)!r}, this paperkg reads {ADMISSION_VERSION}")
+        def make(data: dict[str, Any]) -> RefusalTable:
             table = cls()
             for item in data["names"]:
                 table.names[item["name"]] = NameEntry(Counter(item["forms"]), _tallies(item["reasons"]))
             for item in data["relations"]:
                 table.relations[item["head"], item["type"], item["tail"]] = RelationEntry(
                     item["type"], item["head"], item["tail"], _tallies(item["reasons"]))
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise SchemaError(f"{where} is not a paperkg admission table ({error}); build again.") from None
-        return table
+            return table
+        return read_versioned(text, ADMISSION_KEY, ADMISSION_VERSION, where, "admission table", make)
 
 
 def _forms(forms: Counter[str]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
@@ -302,6 +302,18 @@ def _plain(record: Any) -> dict[str, Any]:
 
 def _value(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
+
+
+def read_versioned(text: str, key: str, version: int, where: str, what: str, make: Callable[[Any], _R]) -> _R:
+    """`make` of the JSON in `text` whose field `key` is `version` (a build's layer file); SchemaError naming
+    `where` and saying `what` it should be when it is not one of this version or not of that shape."""
+    try:
+        data = json.loads(text)
+        if data.get(key) != version:
+            raise ValueError(f"version {data.get(key)!r}, this paperkg reads {version}")
+        return make(data)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+        raise SchemaError(f"{where} is not a paperkg {what} ({error}); build again.") from None
 
 
 def check_graph_schema(version: Any, where: str) -> None:

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from paperkg.core import graph_model as model
-from paperkg.core.schema import PAPER_REL_TYPES, SchemaError
+from paperkg.core.schema import PAPER_REL_TYPES, read_versioned
 
 from .bursts import GAMMA, STATE_RATIO, detect_bursts
 
@@ -172,16 +172,12 @@ class Trends:
     @classmethod
     def from_json(cls, text: str, where: str) -> Trends:
         """The trends of a trends.json; SchemaError naming `where` when it is not one of this version."""
-        try:
-            data = json.loads(text)
-            if data.get(TRENDS_KEY) != TRENDS_VERSION:
-                raise ValueError(f"version {data.get(TRENDS_KEY)!r}, this paperkg reads {TRENDS_VERSION}")
+        def make(data: dict[str, Any]) -> Trends:
             return cls(tuple(item["year"] for item in data["years"]), tuple(item["papers"] for item in data["years"]),
                        (data["window"][0], data["window"][1]),
                        {key: _entity_trend(item) for key, item in data["entities"].items()},
                        data["undated_papers"], dict(data["parameters"]))
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
-            raise SchemaError(f"{where} is not a paperkg trends file ({error}); build again.") from None
+        return read_versioned(text, TRENDS_KEY, TRENDS_VERSION, where, "trends file", make)
 
     def to_frame(self) -> Any:
         """One row per entity and year it has papers in (pandas, when installed)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import networkx as nx
 
-from paperkg.core.schema import SchemaError
+from paperkg.core.schema import read_versioned
 from paperkg.viz.clusters import Cluster
 from paperkg.viz.map_page import MapPlan
 from paperkg.viz.options import ViewOptions
@@ -62,15 +62,11 @@ class ViewLayer:
     @classmethod
     def from_json(cls, text: str, where: str) -> ViewLayer:
         """The layer of a views.json; SchemaError naming `where` when it is not one of this version."""
-        try:
-            data = json.loads(text)
-            if data.get(VIEWS_KEY) != VIEWS_VERSION:
-                raise ValueError(f"version {data.get(VIEWS_KEY)!r}, this paperkg reads {VIEWS_VERSION}")
+        def make(data: dict[str, Any]) -> ViewLayer:
             selection = Selection(*(tuple(data["selection"][name]) for name in ("nodes", "left_out", "notes")))
             return cls(data["options"], selection, _map_plan(data["map"]), _positions(data["map"]["positions"]),
                        _read_papers_plan(data["papers"]), _positions(data["papers"]["positions"]))
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
-            raise SchemaError(f"{where} is not a paperkg views file ({error}); build again.") from None
+        return read_versioned(text, VIEWS_KEY, VIEWS_VERSION, where, "views file", make)
 
 
 def _link(data: dict[str, Any]) -> dict[str, Any]:
