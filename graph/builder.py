@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple, cast
 
 import networkx as nx
 
 from paperkg.admit.records import Admitted, AdmittedName
 from paperkg.admit.refusals import RefusalTable
-from paperkg.admit.relation_ends import end_refusal
+from paperkg.admit.relation_ends import edge_refusal, end_refusal
 from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key, group_form
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
 from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
-                                 NodeLabel, PaperRecord, RelType, enum_member, relation_allowed)
+                                 NodeLabel, PaperRecord, RelType, enum_member)
 
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
@@ -306,14 +307,13 @@ class GraphBuilder:
         thing to relate (a quality, a language in a Dataset slot: relation_ends.py), noting each as refused;
         entity types are final now."""
         nodes = dict(model.nodes(self.graph))
-        refused = {key: reason for key, data in model.entities(self.graph)
-                   if (reason := end_refusal(data["name"], data["label"]))}
+        refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
         misfits = []
         for u, v, k, data in model.edges(self.graph):
             if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES:
                 continue
-            allowed = relation_allowed(kind, nodes[u]["label"], nodes[v]["label"])
-            reason = refused.get(u) or refused.get(v) if allowed else "ends-not-allowed"
+            reason = edge_refusal(kind, (nodes[u]["name"], nodes[u]["label"]), (nodes[v]["name"], nodes[v]["label"]),
+                                  refused)
             if reason:
                 misfits.append((u, v, k))
                 self.refusals.add_relation(k, nodes[u]["name"], nodes[v]["name"], reason,
