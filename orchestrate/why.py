@@ -2,13 +2,16 @@
 it ends are not edges, answered from a build's graph and its refusal table (admission.json)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperkg.core import graph_model as model
 from paperkg.core.canonical import canonical_name
 from paperkg.core.errors import ExitCode, PaperkgError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MAX_RELATIONS = 20  # refused relations listed (the most refused first)
 
@@ -46,8 +49,6 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""
-        from dataclasses import asdict
-
         return asdict(self)
 
 
@@ -72,7 +73,7 @@ def why(graph_file: Path, name: str) -> Answer:
     return Answer(name, nodes_named(read_graph(graph_file), name), refused, ends[:MAX_RELATIONS])
 
 
-def nodes_named(graph: Any, name: str) -> list[NodeAnswer]:
+def nodes_named(graph: nx.MultiDiGraph, name: str) -> list[NodeAnswer]:
     """The entity nodes `name` is a name of: its name, acronym, long form or an alias, or a name merged into it."""
     wanted, canonical = name.strip().casefold(), canonical_name(name)
     found = []
@@ -88,7 +89,8 @@ def answer_lines(answer: Answer, graph_file: Path) -> list[str]:
     lines = [f"{node.name!r} is a node: {node.key} ({node.label}, {_papers(node.papers)})"
              + (f"; merged into it: {'; '.join(node.merged)}" if node.merged else "") for node in answer.nodes]
     if answer.refused:
-        lines.append(f"{answer.name!r} is not a node in {_papers(sum(r.count for r in answer.refused), 'mention')}:")
+        mentions = _papers(sum(r.count for r in answer.refused), "mention")
+        lines.append(f"{answer.name!r} was refused as a node ({mentions}):")
         lines += [f"  {r.reason} ({r.count}x; {', '.join(r.papers)}): {r.meaning}" for r in answer.refused]
     if answer.relations:
         lines.append("relations it ends that are no edge:")

@@ -108,7 +108,7 @@ def test_why_answers_from_the_builds_refusal_table(built: Path) -> None:
     refused = next(item for item in table["names"] if "rare" in item["reasons"])
     name = next(iter(refused["forms"]))
     text = run_cli("why", name, str(built)).stdout
-    assert f"{name!r} is not a node" in text and "rare (" in text and NAME_REASONS["rare"] in text
+    assert f"{name!r} was refused as a node" in text and "rare (" in text and NAME_REASONS["rare"] in text
     answer = json.loads(run_cli("why", "LLMs", str(built), "--json").stdout)
     assert answer["nodes"][0]["key"] == "method:large language model"
     assert "no node has that name" in run_cli("why", "zzyzx", str(built / "graph.json")).stdout
