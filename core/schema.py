@@ -2,7 +2,8 @@
 records that travel from the readers to extraction and from extraction to the graph.
 
 extract/ writes `Extraction` records, graph/ reads them (also from extractions.jsonl, without
-spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here.
+spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here (the attributes
+of the graph's nodes and edges: core/graph_model.py).
 `SCHEMA_VERSION` is written into every extraction line and into graph.json and checked when
 they are read back, so an old file is refused with a sentence rather than misread.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, TypedDict, TypeVar
+from typing import Any, Callable, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
@@ -104,66 +105,6 @@ def relation_allowed(kind: RelType, head: NodeLabel | str, tail: NodeLabel | str
         return (NodeLabel(head), NodeLabel(tail)) in REL_ENDS.get(kind, frozenset())
     except ValueError:
         return False
-
-
-class Evidence(TypedDict):
-    """One piece of evidence on an edge: where in which paper, found by what, how sure."""
-
-    paper: str        # the paper's key
-    sentence: str     # the sentence that states it
-    sentence_start: int  # where the sentence starts in the paper's normalised abstract
-    start: int        # character offsets into the paper's normalised abstract
-    end: int
-    extractor: str    # what found it: acronym, lexicon, cue, name, model
-    confidence: float
-
-
-class EntityNode(TypedDict, total=False):
-    """Attributes of an entity node (graph.json, GraphML, Neo4j properties)."""
-
-    label: str        # Method, Task, Dataset or Metric
-    key: str          # "<label>:<canonical name>", unique per node
-    name: str         # the name most papers use
-    canonical: str    # the canonical form the key was made from
-    aliases: list[str]  # every surface form seen (acronym and long form both)
-    acronym: str      # the short form, where one was defined
-    long_form: str    # what the short form stands for
-    merged_from: list[str]  # names merged into this node, "name [rule: papers]"
-    mentions: int     # mentions in all papers
-    papers: int       # papers that mention it
-    degree: int
-    pagerank: float
-    community: int    # Louvain community (seeded)
-
-
-class PaperNode(TypedDict, total=False):
-    """Attributes of a paper node."""
-
-    label: str        # Paper
-    key: str          # "paper:<id>"
-    paper_id: str     # the input's id, or "h" + a hash of the normalised text
-    name: str         # title, or the abstract's first words
-    abstract: str     # the normalised abstract every evidence offset points into
-    title: str
-    year: int
-    venue: str
-    authors: list[str]
-    url: str
-    code_url: str     # a GitHub or project URL found in the text
-    source: str       # "path:line" of the input record
-    degree: int
-    pagerank: float
-    community: int
-
-
-class EdgeData(TypedDict, total=False):
-    """Attributes of an edge: at most one per (source, type, target)."""
-
-    type: str         # the relationship type
-    count: int        # sentences that state it
-    papers: int       # on entity-entity edges: the papers whose sentences state it
-    confidence: float  # the best of its evidence
-    evidence: list[Evidence]  # up to ten items
 
 
 class SchemaError(PaperkgError):
@@ -361,6 +302,18 @@ def _plain(record: Any) -> dict[str, Any]:
 
 def _value(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
+
+
+def read_versioned(text: str, key: str, version: int, where: str, what: str, make: Callable[[Any], _R]) -> _R:
+    """`make` of the JSON in `text` whose field `key` is `version` (a build's layer file); SchemaError naming
+    `where` and saying `what` it should be when it is not one of this version or not of that shape."""
+    try:
+        data = json.loads(text)
+        if data.get(key) != version:
+            raise ValueError(f"version {data.get(key)!r}, this paperkg reads {version}")
+        return make(data)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+        raise SchemaError(f"{where} is not a paperkg {what} ({error}); build again.") from None
 
 
 def check_graph_schema(version: Any, where: str) -> None:

@@ -68,9 +68,10 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
 
     graph = exports.read_graph(graph_file)
     if entity_map:
+        from paperkg.orchestrate.artifact import views_layer
         from paperkg.viz.map_export import entity_map_table
 
-        graph = entity_map_table(graph)
+        graph = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)))
     check_output_folder(target if format in FOLDER_FORMATS else target.parent)
     if format in FOLDER_FORMATS:
         target.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
     was written and how many entities it draws. A page without a title is named after the graph's folder."""
     from paperkg.graph.exports import graph_path, read_graph
+    from paperkg.orchestrate.artifact import views_layer
     from paperkg.viz.views import render_focus, start_views
 
     _check_output(output, focus)
@@ -21,7 +22,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     graph = read_graph(source)
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
-        pending = start_views(graph, output or source.parent, options)
+        pending = start_views(graph, output or source.parent, options, layer=views_layer(source))
         return pending.finish(), len(pending.selection.nodes)
     target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
     render_focus(graph, target, focus, options)

@@ -174,6 +174,13 @@ def _page(parts: list[str]) -> str:
 
 # --- the graph model -------------------------------------------------------------------------------------------
 
+def graph_model_records() -> tuple:
+    """The records of the graph model (core/graph_model.py) as it describes them."""
+    from paperkg.core.graph_model import describe
+
+    return describe().records
+
+
 def graph_model() -> str:
     """Labels, relationship types with their ends, properties, the benchmark mapping, the Neo4j schema."""
     from paperkg.core import schema
@@ -183,7 +190,7 @@ def graph_model() -> str:
     scier = {kind: label for label, kind in SCIER_RELATIONS.items()}
     scierc = {kind: label + (" (turned round)" if swapped else "")
               for label, (kind, swapped) in SCIERC_RELATIONS.items()}
-    parts = ["# The graph model", "", MADE_BY.format(source="`core/schema.py`"), "",
+    parts = ["# The graph model", "", MADE_BY.format(source="`core/schema.py` and `core/graph_model.py`"), "",
              _doc(schema), "", f"Schema version {schema.SCHEMA_VERSION} (`{schema.SCHEMA_KEY}` in every extraction "
              "line and in graph.json; a file of another version is refused with one sentence).", "",
              "## Node labels", "", "| label | what |", "|---|---|"]
@@ -204,8 +211,12 @@ def graph_model() -> str:
         parts.append(f"| `{kind.value}` | {shown} | {scier.get(kind, '–')} | {scierc.get(kind, '–')} |")
     parts += ["", "SciERC's CONJUNCTION and FEATURE-OF have no paperkg type "
                   "(`extract/evaluate/relation_benchmarks.py` holds the mapping).", ""]
-    for record in (schema.EntityNode, schema.PaperNode, schema.EdgeData, schema.Evidence):
-        parts += _record_section(record)
+    for record in graph_model_records():
+        parts += [f"## `{record.name}`", "", record.description, "", "| field | type | always | what |",
+                  "|---|---|---|---|"]
+        parts += [f"| `{f.name}` | `{_cell(f.type)}` | {'yes' if f.required else ''} | {_cell(f.description)} |"
+                  for f in record.fields]
+        parts.append("")
     schema_text = read_cypher(CYPHER_DIR / "schema.cypher")
     parts += ["## In Neo4j", "", "`paperkg push` writes these labels, relationship types and properties; lists stay "
               "lists (an empty list is no property) and an edge's evidence becomes parallel list properties "
@@ -359,7 +370,8 @@ def _class(record: type, where: str) -> list[str]:
 def python_api() -> str:
     """The public functions of `paperkg` and the records and readers they hand over."""
     import paperkg
-    from paperkg.graph import builder, exports, trends, trends_file
+    from paperkg.graph import builder, exports, trends
+    from paperkg.orchestrate import artifact
 
     parts = ["# Python API", "", MADE_BY.format(source="the signatures and docstrings"), "",
              "`import paperkg` is light: spaCy and NetworkX load when a function that needs them is called. Graphs are "
@@ -370,7 +382,7 @@ def python_api() -> str:
     parts += ["## Reading and writing graphs", ""]
     for name in ("read_graph", "read_json", "read_graphml", "write_json", "write_graphml", "write_gexf", "write_csv"):
         parts += _function(getattr(exports, name), f"paperkg.graph.exports.{name}")
-    parts += _function(trends_file.read_trends, "paperkg.graph.trends_file.read_trends")
+    parts += _function(artifact.read_trends, "paperkg.orchestrate.artifact.read_trends")
     parts += _function(trends.compute_trends, "paperkg.graph.trends.compute_trends")
     parts += ["## Building a graph step by step", ""]
     parts += _class(builder.GraphBuilder, "paperkg.graph.builder")
