@@ -10,17 +10,17 @@ decides what runs where.
 from __future__ import annotations
 
 import json
+import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import PaperRecord
-from paperkg.processes import available_cores, idle, one_worker_pool, preloaded_pool
+from paperkg.processes import WorkerDied, available_cores, how_it_ended, idle, one_worker_pool, preloaded_pool
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
 # What the workers' fork server imports: spaCy and the pipeline code, this module (the workers' function),
@@ -32,13 +32,13 @@ SERVER_PRELOAD = ("paperkg.extract.pipeline", "paperkg.orchestrate.parallel", "p
 # ~3 MB of records and lines.
 IN_FLIGHT_PER_JOB = 256
 # Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
-# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s (README "Performance").
+# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s.
 READ_AHEAD = 3072
 # Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
 # the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
 # imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
 # for its duration. 32 abstracts take ~0.4 s of CPU, and two workers save half of that: from 128 abstracts
-# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
+# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py).
 AUTO_POOL = 128
 # Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
 # while the build writes JSON and the views from this many graph nodes (papers and entities): at the
@@ -92,9 +92,16 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
             read = list(islice(batches, ahead))
             with idle() if len(read) < ahead else nullcontext():
                 yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
-    except BrokenProcessPool:
-        raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
-                           ExitCode.FAILED) from None
+    except WorkerDied as died:
+        raise PaperkgError(_died(died.exitcode), ExitCode.FAILED) from None
+
+
+def _died(exitcode: int | None) -> str:
+    """The sentence for a pool broken by a worker that ended with `exitcode` (None: not known)."""
+    if exitcode is None:
+        return "an extraction worker process died; run again."
+    advice = "run again with fewer --jobs" if exitcode == -signal.SIGKILL else "run again"
+    return f"an extraction worker process {how_it_ended(exitcode)}; {advice}."
 
 
 def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,

@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import names_folder
+from paperkg.core.output_folder import names_file_only, names_folder
 from paperkg.viz.options import ViewOptions
 
 
@@ -14,6 +14,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
     was written and how many entities it draws. A page without a title is named after the graph's folder."""
     from paperkg.graph.exports import graph_path, read_graph
+    from paperkg.orchestrate.artifact import views_layer
     from paperkg.viz.views import render_focus, start_views
 
     _check_output(output, focus)
@@ -21,7 +22,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     graph = read_graph(source)
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
-        pending = start_views(graph, output or source.parent, options)
+        pending = start_views(graph, output or source.parent, options, layer=views_layer(source))
         return pending.finish(), len(pending.selection.nodes)
     target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
     render_focus(graph, target, focus, options)
@@ -29,13 +30,14 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
 
 
 def _check_output(output: Path | None, focus: str | None) -> None:
-    """-o names a folder for the two views, an .html file or a folder for a focus view."""
+    """-o names a folder for the two views (any name but a file type's), an .html file or a folder for a focus
+    view."""
     if output is None or names_folder(output):
         return
-    if focus is None:
+    if focus is None and names_file_only(output):
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
-    if output.suffix.lower() != ".html":
+    if focus is not None and output.suffix.lower() != ".html":
         raise PaperkgError(f"-o {output}: a focus view is an HTML page: name the file .html, or name a folder "
                            "(focus.html is written there).", ExitCode.USAGE)
 

@@ -5,15 +5,20 @@ The pre-loaded pool uses three CPython private names of `multiprocessing.forkser
 instance `_forkserver`, its `_forkserver_pid` (whether a server runs, and the workers' parent) and its
 `_stop()` (there is no public way to stop the server, whose copy of what it loaded would otherwise stay
 in memory). Where any is missing (or there is no fork server) the pool is the standard library's: each
-worker imports and loads what it needs itself, slower to start, the same results.
+worker imports and loads what it needs itself, slower to start, the same results. A pool broken by a dead
+worker says how that worker ended from the pool's `_processes` (typeshed declares it); without it, that
+it died.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,13 +35,35 @@ def preloaded_pool(workers: int, preload: Sequence[str], *, environment: Mapping
     """`workers` processes forked from a fork server that imported the modules `preload` names (an import
     may load data, reading `environment`, which the server is started with), so that they start at once
     and share the server's pages; the server is stopped when the block ends. A fork server this process
-    started before is used as it is. Each worker dies with its parent, then runs `initializer(*initargs)`."""
+    started before is used as it is. Each worker dies with its parent, then runs `initializer(*initargs)`.
+    A worker's death that breaks the pool raises WorkerDied once the pool has ended."""
     context = multiprocessing.get_context(worker_start_method())
     server = private_fork_server() if context.get_start_method() == "forkserver" else None
-    with _started(context, server, preload, environment or {}) as parent, \
-            ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                initargs=(parent, initializer, initargs)) as pool:
-        yield pool
+    processes: Mapping[int, BaseProcess] = {}
+    try:
+        with _started(context, server, preload, environment or {}) as parent, \
+                ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                    initargs=(parent, initializer, initargs)) as pool:
+            processes = getattr(pool, "_processes", processes)  # filled by the pool as its workers start
+            yield pool
+    except BrokenProcessPool:
+        raise WorkerDied(_breaking_exit_code(processes)) from None
+
+
+class WorkerDied(BrokenProcessPool):
+    """A pool broken by a worker process that died; `exitcode` is how it ended (negative: the signal that
+    killed it), None where that is not known."""
+
+    def __init__(self, exitcode: int | None) -> None:
+        super().__init__(f"a worker process died (exit code {exitcode})")
+        self.exitcode = exitcode
+
+
+def _breaking_exit_code(processes: Mapping[int, BaseProcess]) -> int | None:
+    """The exit code of the worker whose death broke the pool: the pool ends the others with SIGTERM, so
+    another code is the one that broke it."""
+    codes = [code for code in (process.exitcode for process in processes.values()) if code]
+    return next((code for code in codes if code != -signal.SIGTERM), codes[0] if codes else None)
 
 
 def private_fork_server() -> Any | None:

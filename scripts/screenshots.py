@@ -1,11 +1,11 @@
-"""Screenshots of the views for the README, taken in headless Chromium (rerun after a new model).
+"""Screenshots of the views for docs/guides/views.md, taken in headless Chromium (rerun after a new model).
 
     python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
     python scripts/screenshots.py OUT_DIR --map-only --prefix map-acl     # docs/map-acl.png only
 
 OUT_DIR holds a build (graph.json, graph.html, papers.html). Writes, into --docs:
-PREFIX-map.png (the entity map as it opens), PREFIX-clusters.png (coloured by cluster, with the
-cluster names), PREFIX-filter.png (after a filter: Methods and Tasks in at least 2 papers),
+PREFIX-map.png (the entity map as it opens: coloured by cluster, with the cluster names),
+PREFIX-types.png (coloured by type), PREFIX-filter.png (after a filter: Methods and Tasks in at least 2 papers),
 PREFIX-year.png (the year overlay, when the input has more than one year), PREFIX-panel.png (the
 side panel of the --search entity), PREFIX-link.png (the panel of that entity's strongest link),
 PREFIX-focus.png (`paperkg view --focus NAME --depth 2`, written to OUT_DIR/focus.html) and
@@ -58,16 +58,15 @@ def main() -> None:
         page, log = open_page(context, args.out_dir / "graph.html")
         page.wait_for_timeout(500)
         shots.append(_shot(page, docs / f"{prefix}-map.png"))
-        page.select_option("#colour-by", "community")
-        page.wait_for_timeout(500)
-        shots.append(_shot(page, docs / f"{prefix}-clusters.png"))
         page.select_option("#colour-by", "type")
+        page.wait_for_timeout(500)
+        shots.append(_shot(page, docs / f"{prefix}-types.png"))
         years = page.evaluate("JSON.parse(document.getElementById('graph-data').textContent).years")
-        if years and years[0] != years[1]:
+        if years and years["first"] != years["last"]:
             page.select_option("#colour-by", "year")
             page.wait_for_timeout(500)
             shots.append(_shot(page, docs / f"{prefix}-year.png"))
-            page.select_option("#colour-by", "type")
+        page.select_option("#colour-by", "community")
         page.fill("#search", args.search)
         page.wait_for_selector("#results li")
         page.keyboard.press("Enter")
@@ -85,8 +84,9 @@ def main() -> None:
             shots.append(_shot(page, docs / f"{prefix}-link.png"))
         page.click("#close-panel")
         page.click("#reset")
-        page.uncheck("input[data-type=Dataset]")
-        page.uncheck("input[data-type=Metric]")
+        for box in page.locator("input[data-type]").all():  # the types the map draws but Methods and Tasks
+            if box.get_attribute("data-type") not in ("Method", "Task"):
+                box.uncheck()
         page.fill("#min-papers", "2")
         page.click("#fit")
         page.wait_for_timeout(800)
@@ -101,7 +101,7 @@ def main() -> None:
             // the paper with the most entities among those drawn clear of the legend and the panel; click it
             const data = JSON.parse(document.getElementById('graph-data').textContent);
             const view = window.paperkgView.network, box = document.getElementById('network').getBoundingClientRect();
-            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role[1].length, 0);
+            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role.entities.length, 0);
             const order = data.panels.map((panel, i) => i).filter(i => data.nodes[i].kind === 'Paper')
                 .sort((a, b) => count(data.panels[b]) - count(data.panels[a]) || a - b);
             for (const i of order) {

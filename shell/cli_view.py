@@ -7,10 +7,10 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from paperkg.cli_output import SavedGraphArgument, TypesOption, err
+from paperkg.cli_output import SavedGraphArgument, err
 from paperkg.core.errors import ExitCode
-from paperkg.viz.options import (DEFAULT_MIN_PAPERS, FOCUS_MAX_NODES, FOLD_ABOVE, HUB_DEGREE, ColourBy, SizeBy,
-                                 ViewOptions)
+from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_TYPES, ENTITY_TYPES, FOCUS_MAX_NODES, FOLD_ABOVE,
+                                 HUB_DEGREE, ColourBy, SizeBy, ViewOptions)
 
 EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
             "  paperkg view out/graph.json --focus LLM --depth 2 -o llm.html\n\n"
@@ -33,7 +33,9 @@ def register(app: typer.Typer) -> None:
         hub_degree: Annotated[int, typer.Option(
             help="With --focus: entities with more neighbours than this are drawn but not gone through "
                  "(0: no limit).")] = HUB_DEGREE,
-        types: TypesOption = [],  # noqa: B006 - typer reads the default
+        types: Annotated[list[str], typer.Option(
+            "--type", help=f"Only these entity types (repeatable): {', '.join(ENTITY_TYPES)} (default: "
+                           f"{', '.join(DEFAULT_TYPES)}; with --focus, all).")] = [],  # noqa: B006 - typer reads it
         min_papers: Annotated[Optional[int], typer.Option(
             help=f"Only entities in at least this many papers (default: {DEFAULT_MIN_PAPERS} when at least "
                  f"{FOLD_ABOVE // 2:,} entities are, else 1).")] = None,

@@ -15,7 +15,7 @@ from paperkg.processes import CHECKED_ON, idle, when_idle
 from paperkg.processes.pool import private_fork_server
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["core", "processes", "ingest", "extract", "graph", "viz", "cypher", "orchestrate", "shell"]
+PACKAGES = ["core", "processes", "ingest", "extract", "admit", "graph", "viz", "cypher", "orchestrate", "shell"]
 DOCUMENTED = {("os", "_exit")}  # an underscore name the standard library documents as public
 
 

@@ -107,15 +107,13 @@ def _naming_terms(members: set[str], score: dict[str, float], index: EntityIndex
     """The names of the cluster's best-scored terms: its NAME_TASKS best Tasks, then its best Methods up to
     NAME_TERMS (Datasets where it has neither), cut to TERM_CHARS; none for a cluster of Metrics only. Tasks
     first: they say which part of a field it is."""
-    label = index.graph.nodes
-
-    def best(types: tuple[str, ...]) -> list[str]:
-        candidates = [member for member in members if label[member].get("label") in types and score[member] > 0]
+    def best(label: NodeLabel) -> list[str]:
+        candidates = [member for member in members if index.label(member) == label.value and score[member] > 0]
         return sorted(candidates, key=lambda node: (-score[node], -index.paper_count(node), node))
 
-    tasks = best((NodeLabel.TASK.value,))[:NAME_TASKS]
-    chosen = tasks + best((NodeLabel.METHOD.value,))[:NAME_TERMS - len(tasks)] or best((NodeLabel.DATASET.value,))
-    return [_short(str(label[node].get("name", node))) for node in chosen[:NAME_TERMS]]
+    tasks = best(NodeLabel.TASK)[:NAME_TASKS]
+    chosen = tasks + best(NodeLabel.METHOD)[:NAME_TERMS - len(tasks)] or best(NodeLabel.DATASET)
+    return [_short(index.name(node)) for node in chosen[:NAME_TERMS]]
 
 
 def cluster_of(clusters: list[Cluster]) -> dict[str, Cluster]:

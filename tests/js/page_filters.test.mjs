@@ -3,9 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { edgePasses, filtersFrom, nodePasses, papersInYears, passingIds, summaryLine } from "../../viz/templates/page/filters.mjs";
 
-var YEARS = [2019, 2023];
-var METHOD = { id: "method:bert", kind: "Method", papers: 5, years: [[2019, 1], [2020, 3], [2023, 1]] };
-var PAPER = { id: "paper:1", kind: "Paper", papers: 1, years: [[2020, 1]] };
+var YEARS = { first: 2019, last: 2023 };
+var METHOD = { id: "method:bert", kind: "Method", papers: 5, years: [{ year: 2019, papers: 1 }, { year: 2020, papers: 3 }, { year: 2023, papers: 1 }] };
+var PAPER = { id: "paper:1", kind: "Paper", papers: 1, years: [{ year: 2020, papers: 1 }] };
 
 function filters(values) {
   return filtersFrom(Object.assign({ types: ["Method", "Paper"], relations: ["USED_FOR"], minPapers: "1" }, values), YEARS);

@@ -1,7 +1,7 @@
 // The map's names: placed by importance where they overlap no name placed before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { labelBox, labelGrid, labelOrder, offScreen } from "../../viz/templates/page/labels.mjs";
+import { emphasisIds, labelBox, labelGrid, labelOrder, offScreen } from "../../viz/templates/page/labels.mjs";
 import { visibleMembers } from "../../viz/templates/page/colour.mjs";
 
 test("names are tried by label size, ties in page order", () => {
@@ -29,4 +29,12 @@ test("a box outside the canvas is off screen, one crossing its edge is not", () 
 test("a cluster row fits only its visible members", () => {
   var nodes = [{ id: "a" }, { id: "b" }, { id: "c" }];
   assert.deepEqual(visibleMembers({ members: [0, 2] }, nodes, new Set(["c", "b"])), ["c"]);
+});
+
+test("the chosen node is named first, then the strongest links its panel lists", () => {
+  var data = { nodes: [{ id: "a" }, { id: "b" }, { id: "c" }],
+               panels: [{ related: [{ node: 2, papers: 4, kinds: ["USED_FOR"] }, { node: 1, papers: 1, kinds: [] }] }, {}, {}] };
+  var indexOf = new Map([["a", 0], ["b", 1], ["c", 2]]);
+  assert.deepEqual(emphasisIds(["a"], data, indexOf), ["a", "c", "b"]);
+  assert.deepEqual(emphasisIds(["b"], data, indexOf), ["b"]);  // a panel without strongest links
 });

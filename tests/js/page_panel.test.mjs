@@ -1,17 +1,17 @@
-// The side panel's text: marked spans, relation names, papers per year; the hover line.
+// The side panel's text: marked pieces, relation names, papers per year; the hover line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { markedPieces, relationNames, yearCounts } from "../../viz/templates/page/panel.mjs";
 import { hoverText } from "../../viz/templates/page/hover.mjs";
 import { number, plural } from "../../viz/templates/page/text.mjs";
 
-test("spans cut the text into plain and marked pieces, role spans with their class", () => {
-  assert.deepEqual(markedPieces("We use BERT on SQuAD.", [[7, 11, 0], [15, 20]]),
+test("marks cut the text into plain and marked pieces, a mark with a role in its role's class", () => {
+  assert.deepEqual(markedPieces("We use BERT on SQuAD.", [{ start: 7, end: 11, role: 0 }, { start: 15, end: 20 }]),
                    [["We use ", null], ["BERT", "role-0"], [" on ", null], ["SQuAD", ""], [".", null]]);
 });
 
-test("an overlapping or empty span is skipped and the text kept whole", () => {
-  var pieces = markedPieces("abcdef", [[1, 4], [2, 5], [5, 5]]);
+test("an overlapping or empty mark is skipped and the text kept whole", () => {
+  var pieces = markedPieces("abcdef", [{ start: 1, end: 4 }, { start: 2, end: 5 }, { start: 5, end: 5 }]);
   assert.deepEqual(pieces, [["a", null], ["bcd", ""], ["ef", null]]);
   assert.equal(pieces.map((p) => p[0]).join(""), "abcdef");
   assert.deepEqual(markedPieces("", []), [["", null]]);
@@ -24,7 +24,7 @@ test("a link's typed relations are named from the legend rows, shared papers nev
 });
 
 test("papers per year: counts, the highest count (at least 1) and the first year", () => {
-  assert.deepEqual(yearCounts([[2021, 2], [2019, 5]]), { counts: { 2019: 5, 2021: 2 }, top: 5, first: 2019 });
+  assert.deepEqual(yearCounts([{ year: 2021, papers: 2 }, { year: 2019, papers: 5 }]), { counts: { 2019: 5, 2021: 2 }, top: 5, first: 2019 });
   assert.deepEqual(yearCounts([]), { counts: {}, top: 1, first: Infinity });
 });
 

@@ -7,14 +7,15 @@ var DATA = {
   panels: [{ name: "BERT", acronym: "BERT", long_form: "Bidirectional Encoder Representations from Transformers", papers: 9 },
            { name: "question answering", aliases: ["QA"], papers: 4 },
            { name: "open-domain question answering", papers: 2 }],
-  folded: [["Question Generation", "Task", 7, ""], ["retrieval-augmented generation", "Method", 1, "RAG"]],
+  folded: [{ name: "Question Generation", type: "Task", papers: 7, acronym: "" },
+           { name: "retrieval-augmented generation", type: "Method", papers: 1, acronym: "RAG" }],
 };
 
 test("every name, acronym, long form and alias is a form, lower-cased, folded entities marked", () => {
   var forms = searchForms(DATA.panels, DATA.folded);
-  assert.deepEqual(forms.filter((f) => f[1] === 0 && !f[2]).map((f) => f[0]),
+  assert.deepEqual(forms.filter((f) => f.index === 0 && !f.folded).map((f) => f.form),
                    ["bert", "bert", "bidirectional encoder representations from transformers"]);
-  assert.deepEqual(forms.filter((f) => f[2]).map((f) => f[0]),
+  assert.deepEqual(forms.filter((f) => f.folded).map((f) => f.form),
                    ["question generation", "retrieval-augmented generation", "rag"]);
 });
 

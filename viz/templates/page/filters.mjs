@@ -2,7 +2,8 @@
 // counts the header and the legend show for what passes.
 import { number, plural } from "./text.mjs";
 
-// The filter settings from the inputs' values: {types, relations, minPapers, allYears, from, to}.
+// The filter settings from the inputs' values and the page's {first, last} years (null without years):
+// {types, relations, minPapers, allYears, from, to}.
 export function filtersFrom(values, years) {
   var filters = {};
   filters.types = new Set(values.types);
@@ -10,16 +11,17 @@ export function filtersFrom(values, years) {
   filters.minPapers = Math.max(1, parseInt(values.minPapers, 10) || 1);
   filters.allYears = true;
   if (years && values.from !== undefined && values.to !== undefined) {
-    filters.from = parseInt(values.from, 10) || years[0];
-    filters.to = parseInt(values.to, 10) || years[1];
-    filters.allYears = filters.from <= years[0] && filters.to >= years[1];
+    filters.from = parseInt(values.from, 10) || years.first;
+    filters.to = parseInt(values.to, 10) || years.last;
+    filters.allYears = filters.from <= years.first && filters.to >= years.last;
   }
   return filters;
 }
+// A node's papers in the filters' years, from its {year, papers} rows.
 export function papersInYears(node, filters) {
   if (filters.allYears) return node.papers;
   var total = 0;
-  node.years.forEach(function (pair) { if (pair[0] >= filters.from && pair[0] <= filters.to) total += pair[1]; });
+  node.years.forEach(function (row) { if (row.year >= filters.from && row.year <= filters.to) total += row.papers; });
   return total;
 }
 export function nodePasses(node, filters, paperLabel) {
@@ -100,7 +102,7 @@ export function setupFilters(view) {
   document.getElementById("reset").addEventListener("click", function () {
     typeBoxes.concat(relationBoxes).forEach(function (box) { box.checked = true; });
     minPapers.value = 1;
-    if (yearFrom) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
+    if (yearFrom) { yearFrom.value = data.years.first; yearTo.value = data.years.last; }
     applyFilters();
   });
 }

@@ -38,6 +38,16 @@ export function offScreen(box, width, height) {
   return box.right < 0 || box.left > width || box.bottom < 0 || box.top > height;
 }
 
+// The ids named in bold, in order: the chosen nodes', then those of the strongest links their panels
+// list ({node, papers, kinds}), not all neighbours of a hub (hundreds of names would cover the map).
+export function emphasisIds(ids, data, indexOf) {
+  var order = ids.slice();
+  ids.forEach(function (id) {
+    (data.panels[indexOf.get(id)].related || []).forEach(function (link) { order.push(data.nodes[link.node].id); });
+  });
+  return order;
+}
+
 // The names drawn after every frame; view.emphasise(ids) names the chosen nodes and their strongest links first.
 export function setupLabels(view) {
   var data = view.data, network = view.network, container = view.container;
@@ -122,13 +132,8 @@ export function setupLabels(view) {
     });
     ctx.restore();
   });
-  // The chosen node and the strongest links its panel lists are named in bold (not all neighbours
-  // of a hub: hundreds of names would cover the map).
   view.emphasise = function (ids) {
-    emphasisOrder = ids.slice();
-    ids.forEach(function (id) {
-      (data.panels[view.indexOf.get(id)].related || []).forEach(function (link) { emphasisOrder.push(data.nodes[link[0]].id); });
-    });
+    emphasisOrder = emphasisIds(ids, data, view.indexOf);
     emphasised = new Set(emphasisOrder);
   };
   network.on("select", function (params) { view.emphasise(params.nodes); });

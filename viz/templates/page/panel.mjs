@@ -5,15 +5,15 @@ import { element, plural } from "./text.mjs";
 // A paper's entities by role, each role in the colour its mentions are marked with in the abstract.
 var ROLE_ORDER = ["proposes", "addresses", "evaluates on", "mentions"];
 
-// Text cut at its [start, end, class] spans (sorted; an overlapping or empty span is skipped):
-// [piece, null] for plain text, [piece, class] for a marked span (class "" when the span has none).
-export function markedPieces(text, spans) {
+// Text cut at its marks {start, end, role?} (sorted; an overlapping or empty mark is skipped):
+// [piece, null] for plain text, [piece, class] for a marked piece (class "" when the mark has no role).
+export function markedPieces(text, marks) {
   var pieces = [], at = 0;
-  spans.forEach(function (span) {
-    if (span[0] < at || span[1] <= span[0]) return;
-    pieces.push([text.slice(at, span[0]), null]);
-    pieces.push([text.slice(span[0], span[1]), span.length > 2 ? "role-" + span[2] : ""]);
-    at = span[1];
+  marks.forEach(function (mark) {
+    if (mark.start < at || mark.end <= mark.start) return;
+    pieces.push([text.slice(at, mark.start), null]);
+    pieces.push([text.slice(mark.start, mark.end), mark.role !== undefined ? "role-" + mark.role : ""]);
+    at = mark.end;
   });
   pieces.push([text.slice(at), null]);
   return pieces;
@@ -26,17 +26,17 @@ export function relationNames(kinds, relations) {
   });
   return named.length ? " · " + named.join(", ") : "";
 }
-// An entity's [year, papers] pairs as {counts: year -> papers, top, first}.
-export function yearCounts(pairs) {
+// An entity's {year, papers} rows as {counts: year -> papers, top, first}.
+export function yearCounts(rows) {
   var counts = {}, top = 1, first = Infinity;
-  pairs.forEach(function (pair) { counts[pair[0]] = pair[1]; top = Math.max(top, pair[1]); first = Math.min(first, pair[0]); });
+  rows.forEach(function (row) { counts[row.year] = row.papers; top = Math.max(top, row.papers); first = Math.min(first, row.year); });
   return { counts: counts, top: top, first: first };
 }
 
-// Text with its spans marked, as text nodes and <mark> elements.
-function marked(tag, text, spans) {
+// Text with its marks, as text nodes and <mark> elements.
+function marked(tag, text, marks) {
   var box = element(tag);
-  markedPieces(text, spans).forEach(function (piece) {
+  markedPieces(text, marks).forEach(function (piece) {
     box.appendChild(piece[1] === null ? document.createTextNode(piece[0]) : element("mark", piece[1], piece[0]));
   });
   return box;
@@ -66,9 +66,9 @@ export function setupPanel(view) {
     if (meta) item.appendChild(element("span", "paper-meta", " (" + meta + ")"));
     var links = element("span", "links");
     (paper.links || []).forEach(function (link) {
-      if (!/^https?:\/\//i.test(link[1])) return;
-      var anchor = element("a", "", link[0]);
-      anchor.href = link[1];
+      if (!/^https?:\/\//i.test(link.url)) return;
+      var anchor = element("a", "", link.name);
+      anchor.href = link.url;
       anchor.target = "_blank";
       anchor.rel = "noopener noreferrer";
       links.appendChild(anchor);
@@ -79,9 +79,8 @@ export function setupPanel(view) {
   function evidenceBlock(items) {
     var box = element("div");
     items.forEach(function (item) {
-      var spans = Array.isArray(item[2]) ? item[2] : [[item[2], item[3]]];
-      var quote = marked("blockquote", item[1], spans);
-      var paper = data.papers[item[0]];
+      var quote = marked("blockquote", item.sentence, item.marks);
+      var paper = data.papers[item.paper];
       quote.appendChild(element("span", "source", "— " + paper.title + (paper.year ? " (" + paper.year + ")" : "")));
       box.appendChild(quote);
     });
@@ -95,17 +94,17 @@ export function setupPanel(view) {
   // An entity's papers per year from the page's first to last year, and the year it was first seen.
   function yearSparkline(node) {
     if (!data.years || !node.years || !node.years.length) return [];
-    var ns = "http://www.w3.org/2000/svg", span = data.years[1] - data.years[0] + 1, width = 240, height = 36;
+    var ns = "http://www.w3.org/2000/svg", span = data.years.last - data.years.first + 1, width = 240, height = 36;
     var seen = yearCounts(node.years), counts = seen.counts, top = seen.top, first = seen.first;
     var chart = document.createElementNS(ns, "svg");
     chart.setAttribute("class", "sparkline");
     chart.setAttribute("width", width);
     chart.setAttribute("height", height);
     chart.setAttribute("role", "img");
-    for (var year = data.years[0]; year <= data.years[1]; year++) {
+    for (var year = data.years.first; year <= data.years.last; year++) {
       var bar = document.createElementNS(ns, "rect"), h = counts[year] ? Math.max(2, (height - 2) * counts[year] / top) : 0;
       var w = width / span;
-      bar.setAttribute("x", (year - data.years[0]) * w);
+      bar.setAttribute("x", (year - data.years.first) * w);
       bar.setAttribute("y", height - h);
       bar.setAttribute("width", Math.max(1, w - 1));
       bar.setAttribute("height", h);
@@ -113,7 +112,7 @@ export function setupPanel(view) {
       bar.appendChild(document.createElementNS(ns, "title")).textContent = year + ": " + plural(counts[year] || 0, "paper");
       chart.appendChild(bar);
     }
-    var caption = element("p", "facts", "Papers per year " + data.years[0] + "–" + data.years[1] + " · first seen " + first);
+    var caption = element("p", "facts", "Papers per year " + data.years.first + "–" + data.years.last + " · first seen " + first);
     return [caption, chart];
   }
   function nodePanel(i) {
@@ -141,11 +140,11 @@ export function setupPanel(view) {
       var list = element("ul");
       info.related.forEach(function (link) {
         var item = element("li");
-        var button = element("button", "entity", data.panels[link[0]].name);
+        var button = element("button", "entity", data.panels[link.node].name);
         button.type = "button";
-        button.addEventListener("click", function () { focusNode(data.nodes[link[0]].id); });
+        button.addEventListener("click", function () { focusNode(data.nodes[link.node].id); });
         item.appendChild(button);
-        item.appendChild(element("span", "paper-meta", " " + plural(link[1], "paper") + relationNames(link[2], data.relations)));
+        item.appendChild(element("span", "paper-meta", " " + plural(link.papers, "paper") + relationNames(link.kinds, data.relations)));
         list.appendChild(item);
       });
       parts.push(list);
@@ -166,18 +165,18 @@ export function setupPanel(view) {
     var box = element("div", "roles");
     roles.forEach(function (role) {
       var head = element("h3", "", "");
-      head.appendChild(element("span", "role-chip role-" + ROLE_ORDER.indexOf(role[0]), role[0]));
+      head.appendChild(element("span", "role-chip role-" + ROLE_ORDER.indexOf(role.role), role.role));
       box.appendChild(head);
       var list = element("ul", "role-list");
-      role[1].forEach(function (entity) {
+      role.entities.forEach(function (entity) {
         var item = element("li");
-        if (entity[1] >= 0) {
-          var button = element("button", "entity", entity[0]);
+        if (entity.node >= 0) {
+          var button = element("button", "entity", entity.name);
           button.type = "button";
-          button.addEventListener("click", function () { focusNode(data.nodes[entity[1]].id); });
+          button.addEventListener("click", function () { focusNode(data.nodes[entity.node].id); });
           item.appendChild(button);
         } else {
-          item.appendChild(element("span", "", entity[0]));
+          item.appendChild(element("span", "", entity.name));
           item.appendChild(element("span", "paper-meta", " (not drawn here)"));
         }
         list.appendChild(item);
@@ -205,10 +204,10 @@ export function setupPanel(view) {
     openPanel(parts);
   }
   function foldedPanel(row) {
-    openPanel([heading(row[0], row[1]),
-      element("p", "facts", plural(row[2], "paper") + (row[3] ? " · acronym " + row[3] : "")),
+    openPanel([heading(row.name, row.type),
+      element("p", "facts", plural(row.papers, "paper") + (row.acronym ? " · acronym " + row.acronym : "")),
       element("p", "warning", "Folded away: not drawn in this view. Draw it with its neighbours with"),
-      element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row[0]))]);
+      element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row.name))]);
   }
   function focusNode(id) {
     var i = indexOf.get(id);

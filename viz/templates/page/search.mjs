@@ -4,17 +4,17 @@ import { element, plural } from "./text.mjs";
 
 var MAX_RESULTS = 12;
 
-// [lower-cased form, index, folded] for every form a drawn (panels) or folded entity is found by.
+// {form (lower-cased), index, folded} for every form a drawn (panels) or folded entity is found by.
 export function searchForms(panels, folded) {
   var forms = [];
   panels.forEach(function (info, i) {
     [info.name, info.acronym, info.long_form].concat(info.aliases || []).forEach(function (form) {
-      if (form) forms.push([form.toLowerCase(), i, false]);
+      if (form) forms.push({ form: form.toLowerCase(), index: i, folded: false });
     });
   });
   folded.forEach(function (row, j) {
-    forms.push([row[0].toLowerCase(), j, true]);
-    if (row[3]) forms.push([row[3].toLowerCase(), j, true]);
+    forms.push({ form: row.name.toLowerCase(), index: j, folded: true });
+    if (row.acronym) forms.push({ form: row.acronym.toLowerCase(), index: j, folded: true });
   });
   return forms;
 }
@@ -29,13 +29,13 @@ export function score(form, query) {
 export function matches(query, forms, data) {
   var best = new Map();
   forms.forEach(function (entry) {
-    var s = score(entry[0], query);
+    var s = score(entry.form, query);
     if (s < 0) return;
-    var key = (entry[2] ? "f" : "n") + entry[1];
-    if (!best.has(key) || best.get(key).score > s) best.set(key, { score: s, index: entry[1], folded: entry[2] });
+    var key = (entry.folded ? "f" : "n") + entry.index;
+    if (!best.has(key) || best.get(key).score > s) best.set(key, { score: s, index: entry.index, folded: entry.folded });
   });
-  function papers(hit) { return hit.folded ? data.folded[hit.index][2] : data.panels[hit.index].papers || 0; }
-  function name(hit) { return hit.folded ? data.folded[hit.index][0] : data.panels[hit.index].name; }
+  function papers(hit) { return hit.folded ? data.folded[hit.index].papers : data.panels[hit.index].papers || 0; }
+  function name(hit) { return hit.folded ? data.folded[hit.index].name : data.panels[hit.index].name; }
   return Array.from(best.values()).sort(function (a, b) {
     return a.score - b.score || a.folded - b.folded || papers(b) - papers(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
   }).slice(0, MAX_RESULTS);
@@ -66,7 +66,8 @@ export function setupSearch(view) {
       var item = element("li");
       item.setAttribute("role", "option");
       item.setAttribute("aria-selected", k === 0 ? "true" : "false");
-      var info = hit.folded ? { name: data.folded[hit.index][0], type: data.folded[hit.index][1], papers: data.folded[hit.index][2] } : data.panels[hit.index];
+      var folded = hit.folded ? data.folded[hit.index] : null;  // a folded entity's acronym is not shown here
+      var info = folded ? { name: folded.name, type: folded.type, papers: folded.papers } : data.panels[hit.index];
       item.appendChild(element("span", "name", info.name + (info.acronym && info.acronym !== info.name ? " (" + info.acronym + ")" : "")));
       item.appendChild(element("span", "meta", info.type + (info.type === PAPER ? "" : " · " + plural(info.papers, "paper")) + (hit.folded ? " · folded" : "")));
       item.addEventListener("mousedown", function (event) { event.preventDefault(); choose(hit); });
