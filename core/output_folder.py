@@ -11,24 +11,14 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import (MANIFEST, Manifest, OutputMismatch, UnsafeManifest, digest, read_manifest,
-                                   verify)
+from paperkg.core.errors import OutputWriteError, PaperkgError
+from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, UnsafeManifest, read_manifest, verify
 
 STAGING = ".paperkg-staging"
 COMMIT = ".paperkg-commit"
-
-
-class OutputWriteError(PaperkgError):
-    """The outputs could not be written (full disk, no permission): nothing was replaced."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, ExitCode.USAGE)
 
 
 def names_folder(path: Path) -> bool:
@@ -47,24 +37,6 @@ def check_output_folder(folder: Path, option: str = "-o") -> None:
             if not path.is_dir():
                 raise PaperkgError(f"{option} {folder}: {path} is a file, not a folder; name an output folder.")
             return
-
-
-def write_beside_build(path: Path, write: Callable[[Path], object], option: str = "-o") -> None:
-    """`write(path)`, unless `path` is one of the files its folder's manifest lists (a build's own output):
-    then it is written aside first and must come out as the build wrote it, byte for byte, or the command is
-    refused with one sentence, since another file there would break the build's folder."""
-    manifest = read_manifest(path.parent) if path.parent.is_dir() else None
-    entry = manifest.files.get(path.name) if manifest is not None else None
-    if entry is None:
-        write(path)
-        return
-    with tempfile.TemporaryDirectory(prefix="paperkg-") as scratch:
-        trial = Path(scratch) / path.name
-        write(trial)
-        if digest(trial) != entry:
-            raise PaperkgError(f"{option} {path} is the build's own {path.name} (listed in {path.parent / MANIFEST}) "
-                               "and this output differs from it, so writing it there would break the build's "
-                               "folder; name another file.", ExitCode.USAGE)
 
 
 class OutputTransaction:

@@ -24,6 +24,7 @@ from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import checked_output, names_folder
+from paperkg.core.output_guard import check_folder_kind
 from paperkg.core.schema import Extraction
 from paperkg.ingest.readers import InputWarning, display_name
 from paperkg.orchestrate.extraction_store import ExtractionStore
@@ -79,11 +80,13 @@ class _Staged:
 
 
 def check_build_folder(output: Path) -> None:
-    """-o of a build names a folder (an existing file: the output folder check says so)."""
+    """-o of a build names a folder (an existing file: the output folder check says so), and not one of
+    extraction shards."""
     if not output.exists() and not names_folder(output):
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
                            f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
                            ExitCode.USAGE)
+    check_folder_kind(output, shards=False)
 
 
 def extraction_target(output: Path | None, dask: bool) -> Path:

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
+from paperkg.core.output_guard import check_folder_kind
 from paperkg.ingest.readers import InputWarning
 from paperkg.orchestrate.inputs import input_set
 from paperkg.core.forked import available_cores
@@ -37,6 +38,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
     run = Run.start(inputs, output, settings, console)
+    check_folder_kind(output, shards=True)
     written = 0
     with _client(address, settings.jobs or available_cores()) as client, run.transaction() as out:
         files = run.files()

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
+from paperkg.core.output_guard import check_output
 from paperkg.core.schema import PaperRecord
 from paperkg.extract.limits import BATCH_SIZE
 from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
@@ -59,6 +60,8 @@ class Run:
         if writes_file and output.is_dir():
             raise PaperkgError(f"-o {output} is a folder; name the JSONL file to write.")
         check_output_folder(output.parent if writes_file else output)
+        if writes_file:
+            check_output(output, "the extraction lines")
         return cls(inputs, output, settings, console)
 
     def report(self, source: str, message: str) -> None:
