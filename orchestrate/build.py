@@ -26,7 +26,9 @@ from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, r
 from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.output_guard import check_folder_kind
 from paperkg.core.schema import Extraction
-from paperkg.ingest.readers import InputWarning, display_name
+from paperkg.ingest.input_files import display_name
+from paperkg.ingest.readers import InputWarning
+from paperkg.ingest.source import is_stream
 from paperkg.orchestrate.extraction_store import ExtractionStore
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
@@ -123,7 +125,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
-        inputs = input_set(staged.files, staged.earlier_inputs)
+        inputs = input_set(run.read, staged.earlier_inputs)
         exported = _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
         files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
         manifest = Manifest(files={name: files[name] for name in OUTPUTS}, inputs=inputs,
@@ -146,7 +148,7 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
     staged = _Staged(files=[], earlier_inputs=earlier.inputs if earlier else [])
     if options.from_extractions:
         staged.files = extraction_files(run)
-        summary.papers_new, summary.papers_skipped = _add_extraction_files(store, staged.files, known)
+        summary.papers_new, summary.papers_skipped = _add_extraction_files(store, staged.files, known, run)
         return staged
     staged.files = run.files()
     if options.update:
@@ -218,7 +220,7 @@ def _previous_build(folder: Path, store: ExtractionStore, mode: str) -> tuple[Ma
         raise PaperkgError(f"--update needs an earlier build in {folder}, but {folder / JSON} does not exist.")
     if not (folder / EXTRACTIONS).is_file():
         raise PaperkgError(f"--update needs {folder / EXTRACTIONS} from the earlier build; build {folder} again.")
-    return manifest, store.add_file(folder / EXTRACTIONS)
+    return manifest, store.add_file(folder / EXTRACTIONS)[0]
 
 
 def extraction_mode(settings: ExtractSettings) -> str:
@@ -243,10 +245,11 @@ def _changed_inputs(files: list[Path], earlier: list[dict[str, Any]],
                     extractions: Path) -> tuple[list[dict[str, Any]], set[str]]:
     """For --update: the earlier input set without the entries of this run's files (they are recorded
     anew), and the ids of the papers read from the files whose sha256 changed since (re-extracted;
-    an edited paragraph without an id has a new id, so its old version must go)."""
+    an edited paragraph without an id has a new id, so its old version must go). A pipe or standard input
+    cannot be read before the build reads it: its papers are kept, and those read again skipped."""
     paths = {str(path) for path in files}
     changed = {item["path"] for item in earlier if item["path"] in paths} - {
-        str(path) for path in files if {"path": str(path), **_entry(path)} in earlier}
+        str(path) for path in files if is_stream(path) or {"path": str(path), **_entry(path)} in earlier}
     kept = [item for item in earlier if item["path"] not in paths]
     if not changed:
         return kept, set()
@@ -281,18 +284,21 @@ def extraction_files(run: Run) -> list[Path]:
                 run.report(str(item), "holds no .jsonl extraction files")
             files += run.files(found)
         else:
-            found = [path for path in run.files([item]) if path.suffix == ".jsonl"]
+            found = [path for path in run.files([item]) if path.suffix == ".jsonl" or is_stream(path)]
             for path in found:
-                checked_output(path)  # a saved extraction file its folder's manifest lists must match it
+                if not is_stream(path):
+                    checked_output(path)  # a saved extraction file its folder's manifest lists must match it
             files += found
     return files
 
 
-def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[str]) -> tuple[int, int]:
-    """Index saved extraction files (shards); returns (new papers, papers already built)."""
+def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[str], run: Run) -> tuple[int, int]:
+    """Index saved extraction files (shards), each read once (its size and sha256 into `run.read`); returns
+    (new papers, papers already built)."""
     new: set[str] = set()
     for path in files:
-        new |= store.add_file(path)
+        ids, run.read[path] = store.add_file(path)
+        new |= ids
     return len(new - known), len(new & known)
 
 

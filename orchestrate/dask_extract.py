@@ -54,7 +54,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings
         while pending:
             written += _write_shard(out.staging, *pending.popleft(), names)
         if written:
-            out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(files), papers=written))
+            out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(run.read), papers=written))
     return written, list(run.warnings)
 
 

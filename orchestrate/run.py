@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.manifest import FileEntry
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.output_guard import check_output
 from paperkg.core.schema import PaperRecord
@@ -31,6 +32,7 @@ class ExtractSettings:
     batch_size: int = BATCH_SIZE
     jobs: int | None = None  # None: decided by the input's size (parallel.extract_lines)
     strict: bool = False
+    follow_links: bool = False  # read a folder's symbolic links out of it (ingest/input_files.py)
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Run:
     console: Console
     warnings: WarningCollector = field(default_factory=WarningCollector)
     counts: ReadCounts = field(default_factory=ReadCounts)
+    read: dict[Path, FileEntry] = field(default_factory=dict)  # each file read: its size and sha256 as read
 
     @classmethod
     def start(cls, inputs: list[Path], output: Path, settings: ExtractSettings, console: Console, *,
@@ -72,11 +75,13 @@ class Run:
 
     def files(self, inputs: Iterable[Path] | None = None) -> list[Path]:
         """The files the inputs (default: the run's) name, without the run's own output."""
-        return files_outside(self.inputs if inputs is None else inputs, self.output, self.report)
+        return files_outside(self.inputs if inputs is None else inputs, self.output, self.report,
+                             self.settings.follow_links)
 
     def records(self, files: list[Path], known: set[str] | frozenset[str] = frozenset()) -> Iterator[PaperRecord]:
         """The records of the files that are not in `known` (the readers skip an over-long abstract)."""
-        for record in read_records(files, strict=self.settings.strict, on_warning=self.warnings):
+        for record in read_records(files, strict=self.settings.strict, on_warning=self.warnings,
+                                   on_file=self.read.__setitem__):
             self.counts.read += 1
             if record.id in known:
                 self.counts.known += 1

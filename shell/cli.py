@@ -95,13 +95,17 @@ def _root(
 
 
 InputsArgument = Annotated[list[Path], typer.Argument(
-    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz).",
+    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz); - for "
+         "standard input.",
     show_default=False)]
 ModelOption = Annotated[bool, typer.Option(help="Use the statistical NER model (--no-model: rules only).")]
 PipelineOption = Annotated[Optional[Path], typer.Option(
     help="A trained model or saved paperkg pipeline directory (default: PAPERKG_PIPELINE, else the shipped one).",
     show_default=False)]
 BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch.")]
+FollowLinksOption = Annotated[bool, typer.Option(
+    "--follow-links", help="Read the symbolic links in an input folder that lead out of it or to a folder "
+                           "(skipped, with a warning, without it).")]
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
@@ -120,6 +124,7 @@ def build(
         "--from-extractions", help="The inputs are saved extraction files (.jsonl, or folders of shards from "
                                    "paperkg extract): build the graph from them without spaCy.")] = False,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
@@ -144,7 +149,7 @@ def build(
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
                            view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
@@ -170,6 +175,7 @@ def extract(
         help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     batch_size: BatchOption = BATCH_SIZE,
@@ -186,7 +192,7 @@ def extract(
 
     settings = load_settings().with_flags(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     target = extraction_target(output, dask is not None)
     if dask:
         from paperkg.orchestrate.dask_extract import run_dask_extract
