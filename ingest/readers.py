@@ -36,7 +36,7 @@ from paperkg.ingest.fields import (MAX_ABSTRACT_CHARS, RecordError, field_aliase
                                    text_paper_id, undecodable)
 from paperkg.ingest.input_files import FORMATS, Report, display_name, file_format, input_files
 from paperkg.ingest.latex import NestingTooDeep
-from paperkg.ingest.source import LongLine, bounded_lines, is_stream, opened
+from paperkg.ingest.source import MAX_EXPANSION, LongLine, bounded_lines, is_stream, opened
 
 _LOG = logging.getLogger(__name__)
 
@@ -188,6 +188,9 @@ def read_raw_records(file: _InputFile, on_file: FileHandler | None = None) -> It
             elif problem := _binary(source.head):
                 file.warn(None, f"{problem}; file skipped, none of it read")
             else:
+                if source.cut:
+                    file.warn(None, f"decompresses to more than {MAX_EXPANSION} times its size (a decompression "
+                                    f"bomb?): read up to its first {source.cut:,} bytes, the rest skipped")
                 file.format = fmt or _sniffed_format(source.head)
                 for raw in _READERS[file.format](file, source.text):
                     found = True

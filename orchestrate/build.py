@@ -27,11 +27,11 @@ from paperkg.core.output_folder import checked_output, names_folder
 from paperkg.core.output_guard import check_folder_kind
 from paperkg.core.schema import Extraction
 from paperkg.ingest.input_files import display_name
-from paperkg.ingest.readers import InputWarning
 from paperkg.ingest.source import is_stream
 from paperkg.orchestrate.extraction_store import ExtractionStore
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
+from paperkg.orchestrate.warnings_log import WarningLog
 from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class BuildSummary:
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    warnings: list[InputWarning] = field(default_factory=list)
+    warnings: WarningLog = field(default_factory=WarningLog)
     written: list[Path] = field(default_factory=list)
     build_id: str = ""
     steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
@@ -117,7 +117,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         store = ExtractionStore(out.staging / SPOOL)
         staged = _stage_lines(run, store, options, mode, summary)
         store.close()
-        summary.warnings = list(run.warnings)
+        summary.warnings = run.warnings
         if summary.papers_new == 0 and not staged.stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
@@ -135,7 +135,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     summary.written = [options.output / name for name in OUTPUTS]
     summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
     summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))
-    summary.warnings = list(run.warnings)
+    summary.warnings = run.warnings
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -172,7 +172,7 @@ def _import_graph_and_views() -> None:
 
 
 def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,
-                console: Console) -> tuple[int, list[InputWarning]]:
+                console: Console) -> tuple[int, WarningLog]:
     """Extraction only: one JSON line per paper, streamed into `output` (replaced only when at least
     one paper was read); returns (papers, warnings)."""
     run = Run.start(inputs, output, settings, console, writes_file=True)
@@ -193,7 +193,7 @@ def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,
     except _NothingRead:
         if created:
             output.parent.rmdir()
-    return written, list(run.warnings)
+    return written, run.warnings
 
 
 class _NothingRead(Exception):

@@ -21,11 +21,11 @@ from rich.console import Console
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.core.output_guard import check_folder_kind
-from paperkg.ingest.readers import InputWarning
 from paperkg.orchestrate.inputs import input_set
 from paperkg.core.forked import available_cores
 from paperkg.orchestrate.parallel import batched, extraction_lines, worker_start_method
 from paperkg.orchestrate.run import ExtractSettings, Run
+from paperkg.orchestrate.warnings_log import WarningLog
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -34,7 +34,7 @@ PARTITIONS_PER_WORKER = 2  # partitions in flight per worker: keeps workers busy
 
 
 def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings, address: str, partition_size: int,
-                     console: Console) -> tuple[int, list[InputWarning]]:
+                     console: Console) -> tuple[int, WarningLog]:
     """Extract on the cluster at `address` ('local': a LocalCluster of settings.jobs workers) into a
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
     run = Run.start(inputs, output, settings, console)
@@ -55,7 +55,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings
             written += _write_shard(out.staging, *pending.popleft(), names)
         if written:
             out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(run.read), papers=written))
-    return written, list(run.warnings)
+    return written, run.warnings
 
 
 def _write_shard(folder: Path, name: str, future: Future, names: list[str]) -> int:

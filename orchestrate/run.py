@@ -17,8 +17,9 @@ from paperkg.core.output_folder import OutputTransaction, check_output_folder
 from paperkg.core.output_guard import check_output
 from paperkg.core.schema import PaperRecord
 from paperkg.extract.limits import BATCH_SIZE
-from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
+from paperkg.ingest.readers import InputWarning, read_records
 from paperkg.orchestrate.inputs import check_inputs, files_outside
+from paperkg.orchestrate.warnings_log import WarningLog
 
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ class Run:
     output: Path  # the folder written (a build, Dask shards) or the file (extract); never read as an input
     settings: ExtractSettings
     console: Console
-    warnings: WarningCollector = field(default_factory=WarningCollector)
+    warnings: WarningLog = field(default_factory=WarningLog)
     counts: ReadCounts = field(default_factory=ReadCounts)
     read: dict[Path, FileEntry] = field(default_factory=dict)  # each file read: its size and sha256 as read
 

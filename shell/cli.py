@@ -103,6 +103,9 @@ PipelineOption = Annotated[Optional[Path], typer.Option(
     help="A trained model or saved paperkg pipeline directory (default: PAPERKG_PIPELINE, else the shipped one).",
     show_default=False)]
 BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch.")]
+WarningsFileOption = Annotated[Optional[Path], typer.Option(
+    "--warnings-file", help="Write every warning of the run, one a line, to this file (the terminal shows the "
+                            "first 20).", show_default=False)]
 FollowLinksOption = Annotated[bool, typer.Option(
     "--follow-links", help="Read the symbolic links in an input folder that lead out of it or to a folder "
                            "(skipped, with a warning, without it).")]
@@ -125,6 +128,7 @@ def build(
                                    "paperkg extract): build the graph from them without spaCy.")] = False,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
@@ -146,6 +150,7 @@ def build(
     from paperkg.orchestrate.run import ExtractSettings
 
     check_build_folder(output)
+    _check_warnings_file(warnings_file)
     settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings) if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
@@ -154,7 +159,7 @@ def build(
                            extract=extract_settings, thesaurus=thesaurus,
                            view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
     summary = run_build(options, err)
-    print_warnings(summary.warnings)
+    print_warnings(summary.warnings, warnings_file)
     print_build(summary, inputs, output, Console(), err)
     if not summary.written and not summary.papers_skipped:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -176,6 +181,7 @@ def extract(
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
     follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     batch_size: BatchOption = BATCH_SIZE,
@@ -194,13 +200,14 @@ def extract(
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict, follow_links=follow_links)
     target = extraction_target(output, dask is not None)
+    _check_warnings_file(warnings_file)
     if dask:
         from paperkg.orchestrate.dask_extract import run_dask_extract
 
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
         count, warnings = run_extract(inputs, target, extract_settings, err)
-    print_warnings(warnings)
+    print_warnings(warnings, warnings_file)
     print_extraction(count, inputs, target, err)
     if warnings or not count:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -245,6 +252,16 @@ def stats(
 
 for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends):
     _commands.register(app)
+
+
+def _check_warnings_file(path: Path | None) -> None:
+    """--warnings-file, before any work: a file (not a folder) that no build lists."""
+    from paperkg.core.output_guard import check_output
+
+    if path is not None:
+        if path.is_dir():
+            raise PaperkgError(f"--warnings-file {path} is a folder; name the file to write the warnings to.")
+        check_output(path, "the warnings", "--warnings-file")
 
 
 def _usage_line(error: typer.TyperException) -> str:
