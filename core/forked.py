@@ -49,9 +49,8 @@ class Pending(Generic[T]):
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
         if not payload or os.waitstatus_to_exitcode(status) != 0:
-            code = os.waitstatus_to_exitcode(status)
-            why = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-            raise PaperkgError(f"the process {self.what} {why} (out of memory?); {self.advice}.", ExitCode.FAILED)
+            raise PaperkgError(f"the process {self.what} {how_it_ended(os.waitstatus_to_exitcode(status))}; "
+                               f"{self.advice}.", ExitCode.FAILED)
         kind, value = pickle.loads(payload)
         if kind == "result":
             return value
@@ -69,6 +68,18 @@ class Pending(Generic[T]):
                 os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             self.pid, self._killed = None, True
+
+
+def how_it_ended(code: int) -> str:
+    """A child process's end from its exit code (minus a signal's number when a signal killed it), for a message."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"was killed by signal {-code}"
+    sender = " (sent by the out-of-memory killer, or by kill -9)" if -code == signal.SIGKILL else ""
+    return f"was killed by signal {name}{sender}"
 
 
 @contextmanager

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -21,7 +22,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, die_with_parent, libc
+from paperkg.core.forked import available_cores, die_with_parent, how_it_ended, libc
 from paperkg.core.schema import PaperRecord
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
@@ -79,18 +80,28 @@ def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool
 def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
             batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
+    processes: Mapping[int, multiprocessing.process.BaseProcess] = {}
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
+            processes = pool._processes  # private, CPython's own: the workers, for their exit codes
             batches = iter(batches)
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
             with _warming(warm if len(read) < ahead else None):
                 yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
     except BrokenProcessPool:
-        raise PaperkgError("an extraction worker process died (out of memory?); run again with fewer --jobs.",
-                           ExitCode.FAILED) from None
+        raise PaperkgError(f"an extraction worker process {_worker_end(processes)}; run again (with fewer --jobs if "
+                           "memory ran out).", ExitCode.FAILED) from None
+
+
+def _worker_end(processes: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
+    """How the worker that broke the pool ended: the pool stops the others with SIGTERM, so another signal or an
+    exit code is the first worker's own."""
+    codes = sorted({process.exitcode for process in processes.values() if process.exitcode}, key=lambda code:
+                   code == -signal.SIGTERM)
+    return how_it_ended(codes[0]) if codes else "died"
 
 
 def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,

@@ -20,7 +20,7 @@ from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
-from paperkg.settings import load_settings
+from paperkg.settings import command_settings
 from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
@@ -151,8 +151,8 @@ def build(
 
     check_build_folder(output)
     _check_warnings_file(warnings_file)
-    settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
-    target = cli_neo4j.make_target(settings) if neo4j else None
+    settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
+    target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict, follow_links=follow_links)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
@@ -196,7 +196,7 @@ def extract(
     from paperkg.orchestrate.report import print_extraction
     from paperkg.orchestrate.run import ExtractSettings
 
-    settings = load_settings().with_flags(pipeline=pipeline)
+    settings = command_settings(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict, follow_links=follow_links)
     target = extraction_target(output, dask is not None)

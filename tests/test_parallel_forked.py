@@ -123,7 +123,8 @@ def test_an_os_error_in_the_copy_keeps_its_file_for_the_output_transactions_sent
 @pytest.mark.slow
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
     assert _probe("killed") == ["forked True", "PaperkgError 1 the process writing graph.graphml was killed by "
-                                               "signal 9 (out of memory?); run again with --jobs 1."]
+                                               "signal SIGKILL (sent by the out-of-memory killer, or by kill -9); run "
+                                               "again with --jobs 1."]
 
 
 @pytest.mark.slow

@@ -98,8 +98,8 @@ def test_a_found_file_with_its_own_password_is_used_and_named(tmp_path):
     (tmp_path / "paperkg.toml").write_text('[neo4j]\nuri = "bolt://db:7687"\npassword = "its-own"\n')
     settings = load_settings({}, cwd=tmp_path)
     settings.check_password_destination()
-    assert str(tmp_path / "paperkg.toml") in settings.server_notice()
-    assert "uri, password" in settings.server_notice()
+    assert settings.found_notice() == (f"paperkg: {tmp_path / 'paperkg.toml'} (found in the working directory) sets "
+                                       "[neo4j] uri = bolt://db:7687, [neo4j] password (set)")
 
 
 def test_a_named_config_file_and_flags_are_trusted(tmp_path):
@@ -107,7 +107,7 @@ def test_a_named_config_file_and_flags_are_trusted(tmp_path):
     config.write_text('[neo4j]\nuri = "bolt://db:7687"\n')
     named = load_settings({"PAPERKG_CONFIG": str(config), "NEO4J_PASSWORD": "x"}, cwd=tmp_path)
     named.check_password_destination()
-    assert named.server_notice() is None
+    assert named.found_notice() is None
     found = load_settings({"NEO4J_PASSWORD": "x"}, cwd=tmp_path)
     with pytest.raises(PaperkgError, match="found in the working directory"):
         found.check_password_destination()
