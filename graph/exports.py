@@ -95,7 +95,8 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
     try:
         graph = read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
         _check_shape(graph)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, nx.NetworkXError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, SyntaxError,  # XML ParseError
+            nx.NetworkXError) as error:
         raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
     return graph
 

@@ -191,7 +191,7 @@ def read_raw_records(file: _InputFile, on_file: FileHandler | None = None) -> It
                 if source.cut:
                     file.warn(None, f"decompresses to more than {MAX_EXPANSION} times its size (a decompression "
                                     f"bomb?): read up to its first {source.cut:,} bytes, the rest skipped")
-                file.format = fmt or _sniffed_format(source.head)
+                file.format = _text_kind(source.head) if fmt in (None, "txt") else fmt
                 for raw in _READERS[file.format](file, source.text):
                     found = True
                     yield raw
@@ -226,15 +226,18 @@ def _binary(start: bytes) -> str | None:
     return f"a binary file, not text (a NUL byte in its first {BINARY_SNIFF:,} bytes)"
 
 
-def _sniffed_format(head: bytes) -> str:
-    """The format of an input without a known extension (a pipe, standard input), from its first bytes: JSON,
-    BibTeX, CSV or TSV with an abstract column, else paragraphs of text."""
+def _text_kind(head: bytes) -> str:
+    """The reader for a .txt file or an input without a known extension (a pipe, standard input), from its first
+    bytes: JSON, BibTeX, a tagged export (Web of Science's plain text, PubMed's MEDLINE), CSV or TSV with an
+    abstract column (Web of Science's tab-delimited export), else paragraphs of text."""
     text = head.decode("utf8", "replace").lstrip("\ufeff \t\r\n")
     if text.startswith(("{", "[")):
         return "json"
     if text.startswith("@"):
         return "bib"
-    first = text.partition("\n")[0]
+    first = text.partition("\n")[0].rstrip("\r")
+    if _WOS_START.fullmatch(first) or _MEDLINE_START.fullmatch(first):
+        return "tagged"
     for delimiter, fmt in (("\t", "tsv"), (",", "csv")):
         if delimiter in first and _has_abstract_column([field_key(name) for name in
                                                         next(csv.reader([first], delimiter=delimiter))]):
@@ -497,6 +500,60 @@ class _JsonDocument:
         return self.file.source(self.line)
 
 
+# --- tagged exports: Web of Science plain text, PubMed MEDLINE ------------------------------
+
+_WOS_START = re.compile(r"FN .*|PT [A-Z]")          # "FN Clarivate Analytics Web of Science", "PT J"
+_MEDLINE_START = re.compile(r"PMID- *[0-9]+")
+_WOS_LINE = re.compile(r"([A-Z][A-Z0-9]) (.*)")      # "AB The abstract ..."; continuation lines start with 3 spaces
+_MEDLINE_LINE = re.compile(r"([A-Z][A-Z0-9]{1,3}) *- (.*)")  # "PMID- 12345", "AB  - The abstract ..."
+_LIST_TAGS = frozenset({"AU", "AF", "FAU"})          # one author a value (a line, in Web of Science)
+_FILE_TAGS = frozenset({"FN", "VR", "EF"})           # Web of Science's file header and end
+
+
+def _read_tagged(file: _InputFile, text: IO[str]) -> Iterator[RawRecord]:
+    """Records of a tagged export: Web of Science's plain text (two-letter tags, records ending with ER) or
+    PubMed's MEDLINE format (`TAG - value`, records separated by blank lines); the tags are read through the
+    field alias table (TI title, AB abstract, SO/JT venue, PY/DP year, DI/PMID/UT id, AF/FAU/AU authors)."""
+    record: dict[str, list[str]] = {}
+    start, tag, medline = 0, "", None
+    for number, line in enumerate(bounded_lines(text, file.limit), start=1):
+        if isinstance(line, LongLine):
+            file.long_line(number, line)
+            continue
+        line = line.rstrip("\r\n").lstrip("\ufeff")
+        if not line.strip() or line.strip() in ("ER", "EF"):
+            if record:
+                yield _tagged_fields(record), file.source(start)
+            record, start = {}, 0
+            continue
+        if line.startswith("   ") and tag:
+            if tag in _LIST_TAGS and not medline:
+                record[tag].append(line.strip())
+            else:
+                record[tag][-1] += " " + line.strip()
+            continue
+        if medline is None:
+            medline = _MEDLINE_LINE.fullmatch(line) is not None
+        match = (_MEDLINE_LINE if medline else _WOS_LINE).fullmatch(line)
+        if match is None or match[1] in _FILE_TAGS:
+            tag = ""
+            if match is None:
+                file.warn(number, "not a tagged line of a Web of Science or MEDLINE export; line skipped")
+            continue
+        tag = match[1]
+        record.setdefault(tag, []).append(match[2].strip())
+        start = start or number
+    if record:
+        yield _tagged_fields(record), file.source(start)
+
+
+def _tagged_fields(record: dict[str, list[str]]) -> dict[str, Any]:
+    """A tagged record's fields: authors as a list of "First Last" (the exports write "Last, First"), the
+    other tags' lines joined."""
+    return {tag: [" ".join(reversed([part.strip() for part in name.split(",", 1)])) for name in values]
+            if tag in _LIST_TAGS else " ".join(values) for tag, values in record.items()}
+
+
 # --- CSV / TSV ----------------------------------------------------------------------------
 
 def _read_delimited(file: _InputFile, text: IO[str]) -> Iterator[RawRecord]:
@@ -582,4 +639,5 @@ _READERS: dict[str, Callable[[_InputFile, IO[str]], Iterator[RawRecord]]] = {
     "csv": _read_delimited,
     "tsv": _read_delimited,
     "bib": _read_bibtex,
+    "tagged": _read_tagged,
 }

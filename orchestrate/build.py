@@ -247,9 +247,10 @@ def _changed_inputs(files: list[Path], earlier: list[dict[str, Any]],
     anew), and the ids of the papers read from the files whose sha256 changed since (re-extracted;
     an edited paragraph without an id has a new id, so its old version must go). A pipe or standard input
     cannot be read before the build reads it: its papers are kept, and those read again skipped."""
-    paths = {str(path) for path in files}
-    changed = {item["path"] for item in earlier if item["path"] in paths} - {
-        str(path) for path in files if is_stream(path) or {"path": str(path), **_entry(path)} in earlier}
+    paths = {display_name(path) for path in files}
+    same = {display_name(path) for path in files
+            if is_stream(path) or {"path": display_name(path), **_entry(path)} in earlier}
+    changed = {item["path"] for item in earlier if item["path"] in paths} - same
     kept = [item for item in earlier if item["path"] not in paths]
     if not changed:
         return kept, set()

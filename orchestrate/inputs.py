@@ -7,7 +7,7 @@ from typing import Any
 
 from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import FileEntry
-from paperkg.ingest.input_files import Report, input_files
+from paperkg.ingest.input_files import Report, display_name, input_files
 from paperkg.ingest.source import STDIN
 
 
@@ -42,5 +42,6 @@ def input_set(read: Mapping[Path, FileEntry], earlier: Iterable[dict[str, Any]] 
     for the manifest."""
     entries = {(item["path"], item["sha256"]): item for item in earlier}
     for path, entry in read.items():
-        entries[(str(path), entry.sha256)] = {"path": str(path), "size": entry.size, "sha256": entry.sha256}
+        name = display_name(path)  # a name of bytes that are not UTF-8, or with a line break, as JSON can hold it
+        entries[(name, entry.sha256)] = {"path": name, "size": entry.size, "sha256": entry.sha256}
     return [entries[key] for key in sorted(entries)]
