@@ -13,6 +13,7 @@ import os
 import re
 import socket
 import tempfile
+from contextlib import suppress
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO
@@ -45,6 +46,8 @@ def atomic_write_all(writes: Mapping[Path, Callable[[IO[bytes]], object]]) -> No
     (a full disk) replaces none. A file a build lists is never replaced by other bytes (core/output_guard.py),
     and a file that cannot be written is one sentence naming it."""
     written: dict[Path, Path] = {}
+    created = sorted({folder for path in writes for folder in (path.parent, *path.parent.parents)
+                      if not folder.exists()}, key=lambda folder: len(folder.parts), reverse=True)
     try:
         for path, write in writes.items():
             written[path] = _written_beside(path, write)
@@ -55,9 +58,13 @@ def atomic_write_all(writes: Mapping[Path, Callable[[IO[bytes]], object]]) -> No
                 os.replace(tmp, path)
             except OSError as error:
                 raise _cannot_write(path, error) from None
-    finally:
+    except BaseException:
         for tmp in written.values():
             tmp.unlink(missing_ok=True)
+        for folder in created:  # the folders made for the files (deepest first), when they stay empty
+            with suppress(OSError):
+                folder.rmdir()
+        raise
 
 
 def _written_beside(path: Path, write: Callable[[IO[bytes]], object]) -> Path:

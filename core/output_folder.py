@@ -8,6 +8,7 @@ commit that the next build or reader finishes. One build at a time holds the fol
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
@@ -27,8 +28,29 @@ def names_folder(path: Path) -> bool:
     return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
 
 
+def check_links(path: Path, option: str = "-o") -> None:
+    """Refuse an output path that is, or lies under, a symbolic link leading nowhere or in a loop (one sentence,
+    not "File exists" or a loop found half way through the work)."""
+    for link in (path, *path.parents):
+        if not link.is_symlink():
+            continue
+        try:
+            link.resolve(strict=True)
+        except RuntimeError:  # Python 3.11 and 3.12 say a loop so
+            raise PaperkgError(f"{option} {path}: {link} is a symbolic link that leads in a loop; name another "
+                               "path.") from None
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PaperkgError(f"{option} {path}: {link} is a symbolic link that leads in a loop; name another "
+                                   "path.") from None
+            raise PaperkgError(f"{option} {path}: {link} is a symbolic link to {os.readlink(link)}, which does not "
+                               "exist; create it or name another path.") from None
+
+
 def check_output_folder(folder: Path, option: str = "-o") -> None:
-    """Refuse, before any work, an output path that is the file system's root, a file or under a file."""
+    """Refuse, before any work, an output path that is the file system's root, a file or under a file, or a
+    broken symbolic link."""
+    check_links(folder, option)
     if folder.resolve() == Path(folder.resolve().anchor):
         raise PaperkgError(f"{option} {folder} is the root of the file system; name a folder of its own for the "
                            "outputs.")

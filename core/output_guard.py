@@ -17,7 +17,7 @@ from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, digest, read_manifest
-from paperkg.core.output_folder import COMMIT, STAGING
+from paperkg.core.output_folder import COMMIT, STAGING, check_links
 
 _REWRITABLE: ContextVar[frozenset[Path]] = ContextVar("paperkg_rewritable", default=frozenset())
 
@@ -42,6 +42,7 @@ def check_output(path: Path, what: str, option: str = "-o", *, may_match: bool =
     """Refuse, before any work, to write `what` ("the extraction lines") at `path` when that would break a
     build's folder: inside its staging or commit folder, onto its manifest, or onto a file its manifest
     lists (unless `may_match`: the command may write the build's own bytes, checked as the file is renamed)."""
+    check_links(path, option)
     internal = next((part for part in path.parts if part in (STAGING, COMMIT)), None)
     if internal is not None:
         raise OutputRefused(f"{option} {path} is inside {internal}, the folder a paperkg build stages its outputs "
@@ -62,6 +63,7 @@ def check_views_folder(folder: Path, graph_file: Path, names: Iterable[str], opt
     """Refuse to draw the views of `graph_file` into a build's folder whose manifest lists them (`names`) when
     the graph is not that build's own (read from it, or the same bytes); returns the listed view files, which
     may then be drawn again."""
+    check_links(folder, option)
     manifest = build_manifest(folder)
     if manifest is None or not set(names) & set(manifest.files):
         return []
