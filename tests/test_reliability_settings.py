@@ -84,3 +84,38 @@ def test_any_config_file_gives_settings_or_one_sentence(lines):
             assert str(error).startswith(f"{folder}/paperkg.toml: ") and "\n" not in str(error).strip()
         else:
             assert loaded.config_found and (loaded.found_notice() is None) == (not loaded.sources)
+
+
+# --- the thesaurus, a file the user hands over too ------------------------------------------------------------
+
+def _thesaurus_build(tmp_path: Path, data: bytes):
+    out = tmp_path / "first"
+    if not out.exists():
+        run_cli("build", str(write_papers(tmp_path / "in.jsonl", example_papers()[:8])), "-o", str(out), "--no-model")
+    (tmp_path / "thesaurus.tsv").write_bytes(data)
+    return run_cli("build", "--from-extractions", str(out / "extractions.jsonl"), "-o", str(tmp_path / "out"),
+                   "--thesaurus", str(tmp_path / "thesaurus.tsv"), check=False)
+
+
+def _names(folder: Path) -> set[str]:
+    import json
+
+    return {node["name"] for node in json.loads((folder / "graph.json").read_text())["nodes"]}
+
+
+def test_a_thesaurus_with_a_bom_reads_its_first_line(tmp_path):
+    run_cli("build", str(write_papers(tmp_path / "in.jsonl", example_papers()[:8])), "-o", str(tmp_path / "first"),
+            "--no-model")
+    name = sorted(name for name in _names(tmp_path / "first") if name.islower() and " " in name)[0]
+    result = _thesaurus_build(tmp_path, f"\ufeff{name}\trenamed by the first line\n".encode())
+    assert result.returncode == 0, result.stderr
+    assert "renamed by the first line" in _names(tmp_path / "out") and name not in _names(tmp_path / "out")
+    result = _thesaurus_build(tmp_path, "\ufefflabel\treplace by\n".encode())  # a header after a BOM is a header
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_label_given_twice_with_two_replacements_is_one_sentence(tmp_path):
+    result = _thesaurus_build(tmp_path, b"label\treplace by\nfoo net\tA\nbar\tB\nFoo Net\tC\nbar\tB\n")
+    assert result.returncode == 2 and result.stderr == (
+        f"error: {tmp_path / 'thesaurus.tsv'}:4: 'Foo Net' is replaced by 'A' at line 2 already, and by 'C' here; "
+        "keep one of the two lines.\n")
