@@ -97,7 +97,8 @@ class Run:
 
         settings = self.settings
         lines = extract_lines(self.records(files, known), jobs=settings.jobs, model=settings.model,
-                              rules_only=not settings.use_model, batch_size=settings.batch_size, warm=warm)
+                              rules_only=not settings.use_model, batch_size=settings.batch_size, warm=warm,
+                              skip=self.report)
         return self.progress(lines, "extracting")
 
     def transaction(self) -> OutputTransaction:
