@@ -4,9 +4,12 @@ manifest, its staging folder and its views are refused in one sentence naming th
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from build_helpers import example_papers, folder_bytes, write_papers
 from cli_helpers import run_cli
@@ -138,3 +141,39 @@ def test_a_build_and_extraction_shards_never_replace_each_other(out, tmp_path, n
     said = _refused(out, "extract", str(new_abstracts), "--dask", "local", "-o", str(out), "--no-model")
     assert said == (f"error: -o {out} holds a build's outputs (extractions.jsonl, listed in {out / 'manifest.json'}), "
                     "which extraction shards there would delete; name another folder.\n")
+
+
+# --- GraphML from elsewhere ---------------------------------------------------------------------------------
+
+_XXE = ('<?xml version="1.0"?>\n<!DOCTYPE graphml [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">'
+        '<node id="&xxe;"/></graph></graphml>\n')
+_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE g [<!ENTITY l0 "lol">'
+           + "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+           + ']><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">'
+             '<node id="&l9;"/></graph></graphml>')
+_READERS = [["stats"], ["export", "-o", "{tmp}/x.gexf"], ["view", "-o", "{tmp}/views"], ["trends"],
+            ["thesaurus", "-o", "{tmp}/t.tsv"]]
+
+
+@pytest.mark.parametrize("name", ["cut", "xxe", "laughs"])
+def test_hostile_or_cut_graphml_is_one_sentence_in_every_reader(built, tmp_path, name):
+    path = tmp_path / f"{name}.graphml"
+    text = {"xxe": _XXE, "laughs": _LAUGHS, "cut": (built / "graph.graphml").read_text()[:3000]}[name]
+    path.write_text(text)
+    for command in _READERS:
+        result = run_cli(command[0], str(path), *(part.format(tmp=tmp_path) for part in command[1:]), check=False)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, (command, result.stderr)
+        assert result.stderr.startswith(f"error: {path} is not a paperkg graph (ParseError: "), result.stderr
+        assert "root:" not in result.stderr  # /etc/passwd was not read into anything
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(cut=st.integers(0, 20_000), junk=st.binary(max_size=8))
+def test_any_cut_or_damaged_graphml_is_read_or_one_sentence(built, cut, junk):
+    data = (built / "graph.graphml").read_bytes()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.graphml"
+        path.write_bytes(data[:cut] + junk + data[cut + len(junk):])
+        result = run_cli("stats", str(path), "--json", check=False)
+        assert result.returncode in (0, 2) and "unexpected" not in result.stderr, result.stderr
