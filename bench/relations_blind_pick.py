@@ -34,15 +34,15 @@ WORDS = (80, 190)
 
 
 
-def _listed_first(row: dict) -> str:
+def listed_first(row: dict) -> str:
     """The arXiv category a paper is listed under first ('' for Anthology rows)."""
     return (row.get("categories") or [""])[0]
 
 
 FIELDS: dict[str, Callable[[dict], bool]] = {
     "nlp": lambda row: row["source"] == "acl-anthology" and row["license"] == "CC-BY-4.0" and row["year"] >= 2016,
-    "vision": lambda row: row["source"] == "arxiv" and _listed_first(row) == "cs.CV",
-    "graphics-ai": lambda row: row["source"] == "arxiv" and _listed_first(row) in {"cs.AI", "cs.GR"},
+    "vision": lambda row: row["source"] == "arxiv" and listed_first(row) == "cs.CV",
+    "graphics-ai": lambda row: row["source"] == "arxiv" and listed_first(row) in {"cs.AI", "cs.GR"},
 }
 ID_PATTERN = re.compile(r"\b(?:\d{4}\.[a-z][a-z0-9-]*\.\d+|[A-Z]\d{2}-\d{4}|\d{4}\.\d{4,5})\b")
 
@@ -113,32 +113,43 @@ def earlier_ids(data: Path, out: Path) -> set[str]:
             for line in sample.read_text(encoding="utf8").splitlines() if line.strip()}
 
 
-def pick(seed: int, per_field: int, out: Path) -> list[dict]:
-    """The sample: per field, `per_field` rows drawn from the eligible candidates sorted by id."""
+def candidates(fields: dict[str, Callable[[dict], bool]], out: Path) -> tuple[dict[str, list[dict]], int, int]:
+    """Per field, the eligible rows sorted by id; with the number of ids left out and of abstracts sharing text."""
     excluded = earlier_ids(BENCH / "data", out) | ids_written(ROOT / "tests") | ids_written(BENCH / "data", out)
     seen = benchmark_shingles(SHARED / "benchmarks") | example_shingles(EXAMPLES)
-    candidates: dict[str, list[dict]] = {field: [] for field in FIELDS}
+    found: dict[str, list[dict]] = {field: [] for field in fields}
     overlapping = 0
     with gzip.open(CORPUS, "rt", encoding="utf8") as handle:
         for line in handle:
             row = json.loads(line)
             if row["id"] in excluded or not WORDS[0] <= len(row["abstract"].split()) <= WORDS[1]:
                 continue
-            for field, eligible in FIELDS.items():
+            for field, eligible in fields.items():
                 if eligible(row):
                     if _shingles(_words(row["abstract"])) & seen:
                         overlapping += 1
                     else:
-                        candidates[field].append(row)
+                        found[field].append(row)
+    for rows in found.values():
+        rows.sort(key=lambda row: row["id"])
+    return found, len(excluded), overlapping
+
+
+def sample_row(field: str, row: dict) -> dict:
+    """The record a round's sample.jsonl holds for one drawn row."""
+    return {"field": field, "id": row["id"], "title": row["title"], "year": row["year"],
+            "license": row["license"], "abstract": row["abstract"]}
+
+
+def pick(seed: int, per_field: int, out: Path) -> list[dict]:
+    """The sample: per field, `per_field` rows drawn from the eligible candidates sorted by id."""
+    found, excluded, overlapping = candidates(FIELDS, out)
     rng = random.Random(seed)
     sample = []
-    for field, rows in candidates.items():
-        rows.sort(key=lambda row: row["id"])
+    for field, rows in found.items():
         print(f"{field}: {len(rows)} candidates")
-        sample += [{"field": field, "id": row["id"], "title": row["title"], "year": row["year"],
-                    "license": row["license"], "abstract": row["abstract"]}
-                   for row in rng.sample(rows, per_field)]
-    print(f"left out: {len(excluded)} ids of earlier rounds, tests and bench data, {overlapping} abstracts sharing "
+        sample += [sample_row(field, row) for row in rng.sample(rows, per_field)]
+    print(f"left out: {excluded} ids of earlier rounds, tests and bench data, {overlapping} abstracts sharing "
           "text with the benchmarks or the example corpus")
     return sample
 
