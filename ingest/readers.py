@@ -22,7 +22,8 @@ import csv
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -44,6 +45,10 @@ LIST_KEYS = ("papers", "records", "data", "items", "results", "entries", "docume
 HEADER_MAX_WORDS = 20
 BINARY_SNIFF = 8000  # as git and grep decide that a file is binary: a NUL byte among its first 8,000
 RECORD_LIMIT_FACTOR = 10  # no reader holds more of one record than this many times max_abstract_chars
+# A file is given up once it gave this many problems and fewer than one paper per PROBLEMS_PER_PAPER of them (a
+# file of junk lines would otherwise cost a warning a line: 58 million of them for a 1 MB gzip).
+MAX_PROBLEMS = 10_000
+PROBLEMS_PER_PAPER = 100
 JSON_CHUNK = 1 << 20      # characters of a JSON document read at a time
 BIBTEX_CHUNK = 1 << 20    # characters of BibTeX parsed at a time (whole entries)
 
@@ -93,6 +98,8 @@ class _InputFile:
     format: str = ""
     name: str = ""
     warned: bool = False
+    problems: int = 0  # warnings about this file
+    papers: int = 0    # records of it that became papers
 
     def __post_init__(self) -> None:
         self.name = display_name(self.path)
@@ -101,8 +108,19 @@ class _InputFile:
         return f"{self.name}:{line}"
 
     def warn(self, line: int | None, message: str) -> None:
+        self.skip(self.name if line is None else self.source(line), message)
+
+    def skip(self, source: str, message: str) -> None:
+        """Report a problem; _Hopeless once the file gives little else (MAX_PROBLEMS, PROBLEMS_PER_PAPER)."""
         self.warned = True
-        self.report(self.name if line is None else self.source(line), message)
+        self.problems += 1
+        self.report(source, message)
+        if self.problems >= MAX_PROBLEMS and self.problems > PROBLEMS_PER_PAPER * self.papers:
+            raise _Hopeless(source)
+
+    def give_up(self, stop: _Hopeless) -> None:
+        self.report(self.name, f"{self.problems:,} problems and {self.papers:,} papers up to {stop.source}: not a file "
+                               "of abstracts paperkg can read; the rest of it skipped")
 
     @property
     def limit(self) -> int:
@@ -112,6 +130,14 @@ class _InputFile:
     def long_line(self, line: int, long: LongLine, what: str = "line") -> None:
         self.warn(line, f"a line of {long.chars:,} characters, over the limit of {self.limit:,} for one record "
                         f"({RECORD_LIMIT_FACTOR} x max_abstract_chars); {what} skipped")
+
+
+class _Hopeless(Exception):
+    """A file that gave MAX_PROBLEMS problems and fewer than one paper per PROBLEMS_PER_PAPER of them."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source)
+        self.source = source
 
 
 @dataclass
@@ -146,23 +172,39 @@ def read_records(
     run = _Run(_reporter(strict, on_warning), max_abstract_chars)
     first_seen: dict[str, str] = {}
     for path in input_files(inputs, run.report, follow_links=follow_links):
-        for raw, source in read_raw_records(run.file(path), on_file):
+        file = run.file(path)
+        raws = read_raw_records(file, on_file)
+        for raw, source in raws:
             try:
-                record = record_from_fields(raw, source, max_abstract_chars=max_abstract_chars)
-            except RecordError as error:
-                run.report(source, f"{error}; skipped")
-                continue
-            except Exception as error:  # noqa: BLE001 - one record (nesting too deep for the LaTeX parser, a bug
-                # in a reader or the normaliser) must not abort the other records
-                run.report(source, f"cannot be read ({_problem(error)}); skipped")
-                continue
-            keys = {record.id, text_paper_id(record.abstract)}
-            earlier = next((first_seen[key] for key in keys if key in first_seen), None)
-            if earlier is not None:
-                run.report(source, f"duplicate of the paper at {earlier} (id {record.id}); skipped")
-                continue
-            first_seen.update(dict.fromkeys(keys, source))
-            yield record
+                record = _paper(raw, source, file, first_seen, max_abstract_chars)
+            except _Hopeless as stop:
+                with suppress(StopIteration):
+                    raws.throw(stop)  # the reader gives up the file where it is
+                break
+            if record is not None:
+                file.papers += 1
+                yield record
+
+
+def _paper(raw: dict[str, Any], source: str, file: _InputFile, first_seen: dict[str, str],
+           max_abstract_chars: int) -> PaperRecord | None:
+    """The paper of one raw record, or None (reported) when it is bad or was read before in this run."""
+    try:
+        record = record_from_fields(raw, source, max_abstract_chars=max_abstract_chars)
+    except RecordError as error:
+        file.skip(source, f"{error}; skipped")
+        return None
+    except Exception as error:  # noqa: BLE001 - one record (nesting too deep for the LaTeX parser, a bug
+        # in a reader or the normaliser) must not abort the other records
+        file.skip(source, f"cannot be read ({_problem(error)}); skipped")
+        return None
+    keys = {record.id, text_paper_id(record.abstract)}
+    earlier = next((first_seen[key] for key in keys if key in first_seen), None)
+    if earlier is not None:
+        file.skip(source, f"duplicate of the paper at {earlier} (id {record.id}); skipped")
+        return None
+    first_seen.update(dict.fromkeys(keys, source))
+    return record
 
 
 def _problem(error: BaseException) -> str:
@@ -172,7 +214,7 @@ def _problem(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"[:200]
 
 
-def read_raw_records(file: _InputFile, on_file: FileHandler | None = None) -> Iterator[RawRecord]:
+def read_raw_records(file: _InputFile, on_file: FileHandler | None = None) -> Generator[RawRecord, None, None]:
     """The raw records of one file, opened once; an unknown format, a corrupt gzip file, a binary file, a
     read error or a file without a single record is reported. `on_file` gets the file's size and sha256."""
     fmt = file_format(file.path)
@@ -192,9 +234,12 @@ def read_raw_records(file: _InputFile, on_file: FileHandler | None = None) -> It
                     file.warn(None, f"decompresses to more than {MAX_EXPANSION} times its size (a decompression "
                                     f"bomb?): read up to its first {source.cut:,} bytes, the rest skipped")
                 file.format = _text_kind(source.head) if fmt in (None, "txt") else fmt
-                for raw in _READERS[file.format](file, source.text):
-                    found = True
-                    yield raw
+                try:
+                    for raw in _READERS[file.format](file, source.text):
+                        found = True
+                        yield raw
+                except _Hopeless as stop:
+                    file.give_up(stop)
     except OSError as error:
         file.warn(None, f"cannot read the file ({error.strerror or error}); the rest of it skipped")
         return
@@ -251,15 +296,33 @@ def _read_paragraphs(file: _InputFile, text: IO[str]) -> Iterator[RawRecord]:
     """One abstract per blank-line-separated paragraph; a header paragraph is skipped, and a paragraph over
     max_abstract_chars is read past (not held) and reported."""
     paragraph = _Paragraph(file.max_abstract_chars)
-    first = True
-    for number, line in enumerate(bounded_lines(text, file.max_abstract_chars), start=1):
+    first, number = True, 0
+    for line in bounded_lines(text, file.max_abstract_chars):
+        number += 1
         if paragraph.add(number, line):
-            continue
+            if paragraph.chars <= file.max_abstract_chars:
+                continue
+            lines, paragraph.chars = _rest_of_paragraph(text, paragraph.chars)  # read past, not held
+            number += lines
         if paragraph.lines or paragraph.chars:
             yield from paragraph.record(file, first)
             first = False
         paragraph = _Paragraph(file.max_abstract_chars)
     yield from paragraph.record(file, first)
+
+
+def _rest_of_paragraph(text: IO[str], chars: int) -> tuple[int, int]:
+    """Read past the rest of a paragraph over the limit, its blank line included: (lines, characters in all)."""
+    lines, whole = 0, True  # whole: the piece read starts a line
+    while piece := text.readline(1 << 16):
+        ends = piece.endswith(("\n", "\r"))
+        lines += ends
+        stripped = piece.strip()
+        if whole and ends and not stripped:
+            break
+        chars += len(stripped) + (1 if whole else 0)
+        whole = ends
+    return lines, chars
 
 
 class _Paragraph:

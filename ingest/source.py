@@ -31,9 +31,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 HEAD = 8000  # bytes of content looked at before reading: binary or text (as git and grep decide), which format
 CHUNK = 1 << 20
 # A gzip input is cut where it has decompressed to this many times its size (plus the allowance, for small
-# files): the shared corpus decompresses to 3.5 times its size, and a file of one abstract repeated 2,000 times
-# to 180; a decompression bomb (1 MB to 1 GiB) to 1,000.
-MAX_EXPANSION = 100
+# files): the shared corpus decompresses to 3.5 times its size (a file of one abstract repeated 2,000 times: 180);
+# a decompression bomb (1 MB to 1 GiB) to 1,000.
+MAX_EXPANSION = 50
 EXPANSION_ALLOWANCE = 16 << 20
 
 

@@ -174,3 +174,21 @@ def test_every_warning_of_a_run_is_in_the_warnings_file(tmp_path):
     said = listed.read_text().splitlines()
     assert len(said) == 31 and said[-1] == (f"{source}:33: not valid JSON (Unterminated string starting at at column "
                                             "14); line skipped")
+
+
+def test_a_file_of_junk_lines_is_given_up_and_a_file_with_papers_among_them_read_whole(tmp_path):
+    good = [json.dumps(paper) for paper in example_papers()]
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("x\n" * 10_050 + good[0] + "\n")
+    warnings = WarningCollector()
+    assert list(read_records(junk, on_warning=warnings)) == []
+    assert len(warnings.warnings) == 10_001
+    assert str(warnings.warnings[-1]) == (f"{junk}: 10,000 problems and 0 papers up to {junk}:10000: not a file of "
+                                          "abstracts paperkg can read; the rest of it skipped")
+    papers = [json.dumps({"abstract": f"{paper['abstract']} Variant {n}."}) for n in range(4)
+              for paper in example_papers()]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join("x\n" * 50 + line + "\n" for line in papers))  # 228 papers among 11,400 bad lines
+    warnings = WarningCollector()
+    assert len(list(read_records(mixed, on_warning=warnings))) == len(papers)
+    assert not any("not a file of abstracts" in str(warning) for warning in warnings)
