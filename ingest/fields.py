@@ -88,7 +88,7 @@ def _abstract_text(value: Any) -> str:
     order; RecordError for anything else (a number, a list, another object is not an abstract)."""
     if value is None or isinstance(value, str):
         text = (value or "").strip()
-        if _written_out(text):
+        if written_out(text):
             raise RecordError(f"the abstract {text[:40]!r} is a list or object written out as text, not an abstract")
         return text
     if isinstance(value, Mapping) and value and all(
@@ -99,7 +99,7 @@ def _abstract_text(value: Any) -> str:
     raise RecordError(f"the abstract is {_kind(value)}, not text")
 
 
-def _written_out(text: str) -> bool:
+def written_out(text: str) -> bool:
     """Whether a text is a whole JSON or Python list or object ("[false]", "{'x': 1}"), as a spreadsheet cell
     holding one is."""
     if not (text[:1] in "[{" and text[-1:] in "]}" and len(text) <= MAX_WRITTEN_OUT):

@@ -4,15 +4,13 @@ server without TLS says so (and no driver line strays onto stderr), and the "nod
 counts only paperkg's own nodes, never after --replace (against the real server)."""
 from __future__ import annotations
 
-import socket
-import threading
-
 import pytest
 
 from graph_fixtures import sample_graph
 from neo4j_fixtures import run_cypher
 
 from cli_helpers import run_cli
+from fake_bolt import FakeBolt
 from paperkg.cypher.writer import push_graph
 
 SECRET = "pa55-w0rd-of-the-user"
@@ -75,40 +73,9 @@ def test_an_integer_neo4j_cannot_hold_is_one_sentence_before_any_connection(grap
     assert len(said) < 200
 
 
-class NoTls:
-    """A server that is not Neo4j with TLS: it reads what a client sends first and closes, as a Bolt server
-    without encryption does on a TLS handshake."""
-
-    def __init__(self) -> None:
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                continue
-            with client:
-                client.settimeout(1)
-                try:
-                    client.recv(4)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        self.server.close()
-
-
 @pytest.mark.parametrize("scheme", ["neo4j+s", "bolt+s", "bolt+ssc"])
 def test_tls_to_a_server_without_it_is_a_clear_sentence(graph_file, scheme):
-    server = NoTls()
+    server = FakeBolt(handshake=False)
     try:
         result = run_cli("push", str(graph_file), "--uri", f"{scheme}://127.0.0.1:{server.port}", check=False)
     finally:

@@ -5,7 +5,6 @@ no junk paper: every paper's abstract was text in the input, holds a word, is no
 title or abstract is a Python or JSON rendering of a list or object. The examples per test are few (CI)."""
 from __future__ import annotations
 
-import ast
 import csv
 import gzip
 import io
@@ -18,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperkg.ingest.fields import abstract_placeholders
+from paperkg.ingest.fields import abstract_placeholders, written_out
 from paperkg.ingest.readers import WarningCollector, read_records
 
 PLACEHOLDERS = ["[No abstract available]", "No abstract available.", "N/A", "NaN", "None", "null", "-", "12345",
@@ -94,20 +93,11 @@ def _is_junk(record, name: str) -> str | None:
         return "an abstract without a word"
     if folded in abstract_placeholders():
         return "a placeholder for an abstract"
-    if _container(record.abstract):
+    if written_out(record.abstract):
         return "an abstract that is a list or object written out"
     if ".json" in name and any(RENDERED.search(value) for value in (record.id, record.title or "", record.abstract)):
         return "a list or object of the JSON written out"
     return None
-
-
-def _container(text: str) -> bool:
-    for parse in (json.loads, ast.literal_eval):
-        try:
-            return isinstance(parse(text), (list, dict, set, tuple))
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-    return False
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
