@@ -79,7 +79,7 @@ def test_standard_input_is_read_once(papers, tmp_path, compress):
     data = gzip.compress(papers.read_bytes(), mtime=0) if compress else papers.read_bytes()
     result = _paperkg("build", "-", "-o", str(tmp_path / "out"), "--no-model", stdin=data)
     assert result.returncode == 0, result.stderr
-    assert _inputs(tmp_path / "out" / "manifest.json") == [{"path": "-", **_entry(data)}]
+    assert _inputs(tmp_path / "out" / "manifest.json") == [{"path": "<stdin>", **_entry(data)}]
     assert len((tmp_path / "out" / "extractions.jsonl").read_text().splitlines()) == 5
 
 
