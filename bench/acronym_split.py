@@ -136,6 +136,7 @@ def sweep(extractions: Path, shares: list[float]) -> None:
     left and how many short forms with rival definitions the threshold hands to their top one."""
     from paperkg.core.schema import Extraction
     from paperkg.graph import resolve
+    from paperkg.admit.admission import admit_all
     from paperkg.graph.builder import GraphBuilder
 
     lines = extractions.read_text(encoding="utf8").splitlines()
@@ -143,7 +144,7 @@ def sweep(extractions: Path, shares: list[float]) -> None:
     for share in shares:
         resolve.DOMINANT_SHARE = share
         builder = GraphBuilder()
-        builder.add_all(Extraction.from_json(line, f"{extractions}:{n}") for n, line in enumerate(lines, 1))
+        builder.add_all(admit_all(Extraction.from_json(line, f"{extractions}:{n}") for n, line in enumerate(lines, 1)))
         rivals = sum(1 for senses in _senses(builder).values()
                      if len(senses) > 1 and resolve._dominates(senses, max(senses, key=senses.get)))
         graph = builder.finalize()

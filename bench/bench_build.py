@@ -17,6 +17,7 @@ from pathlib import Path
 
 import paperkg
 from paperkg.extract.pipeline import DEFAULT_MODEL
+from paperkg.admit.admission import admit_all
 from paperkg.graph.builder import GraphBuilder
 
 CORPUS = Path(__file__).resolve().parent.parent / "examples" / "icml2025"
@@ -43,7 +44,7 @@ def main() -> None:
 
     started = time.perf_counter()
     builder = GraphBuilder()
-    builder.add_all(extractions)
+    builder.add_all(admit_all(extractions))
     graph = builder.finalize()
     graph_seconds = time.perf_counter() - started
 

@@ -1,5 +1,5 @@
 """Which properties of a typed edge's ends and evidence tell right from wrong on the hand-judged relation dev set
-(bench/data/relations_dev/, issue 17), and the two rules built from them (graph/relation_ends.py):
+(bench/data/relations_dev/, issue 17), and the two rules built from them (admit/relation_ends.py):
 
 - `no-task`: a Task node whose head is no task noun ("3D scenes", "medical entities") ends no typed edge;
 - `no-purpose`: a USED_FOR relation to a task its sentence only mentions (the task mention's role, extract/roles.py:
@@ -32,7 +32,7 @@ import paperkg.graph.builder as builder
 from paperkg.core.schema import Extraction, Mention, PaperRecord, RelType, Role
 from paperkg.extract.relation_model import LABELS, RelationModel
 from paperkg.extract.training.relations import wilson_lower
-from paperkg.graph.relation_ends import end_refusal, purpose_refusal
+from paperkg.admit.relation_ends import end_refusal, purpose_refusal
 
 JUDGED = Path(__file__).parent / "data" / "relations_dev" / "judged.tsv"
 POINTS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)

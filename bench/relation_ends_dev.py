@@ -25,6 +25,7 @@ import networkx as nx
 
 import paperkg
 from paperkg.core.schema import ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PaperRecord
+from paperkg.admit.admission import admit_all
 from paperkg.graph.builder import GraphBuilder
 
 DATA = Path(__file__).parent / "data" / "relations_blind_ends_dev"
@@ -52,8 +53,8 @@ def build(folder: Path, min_confidence: float) -> dict[tuple[int, str], tuple[st
     rows = [json.loads(line) for line in (folder / "sample.jsonl").open(encoding="utf8")]
     records = [PaperRecord(id=row["id"], abstract=row["abstract"], title=row["title"], year=row["year"])
                for row in rows]
-    builder = GraphBuilder(min_confidence=min_confidence)
-    builder.add_all(paperkg.extract_records(records))
+    builder = GraphBuilder()
+    builder.add_all(admit_all(paperkg.extract_records(records), min_confidence=min_confidence))
     return typed_ends(builder.finalize(), [row["id"] for row in rows])
 
 

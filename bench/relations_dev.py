@@ -36,6 +36,7 @@ from spacy.language import Language
 from relations_blind import _matches, _names, edges_by_abstract, round_folder
 
 import paperkg
+from paperkg.admit.admission import admit_all
 import paperkg.graph.builder as builder
 from paperkg.core.schema import ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PaperRecord
 from paperkg.extract.pipeline import DEFAULT_MODEL
@@ -74,8 +75,8 @@ def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict]
 
 def every_edge(records: list[PaperRecord], nlp: Language) -> nx.MultiDiGraph:
     """The graph of the records with every relation the pipeline writes made an edge (no operating point)."""
-    graph_builder = builder.GraphBuilder(min_confidence=0.0)
-    graph_builder.add_all(paperkg.extract_records(records, nlp))
+    graph_builder = builder.GraphBuilder()
+    graph_builder.add_all(admit_all(paperkg.extract_records(records, nlp), min_confidence=0.0))
     return graph_builder.finalize()
 
 

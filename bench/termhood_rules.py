@@ -4,7 +4,7 @@
 
 Prints a Markdown table: per rule (acronym, lexicon, cue, name, proposal, corpus, head: kept;
 generic, rare, common-word, untyped: not nodes) the mentions and distinct names, with a few
-examples, so the README's figures can be regenerated.
+examples, so the figures of docs/quality.md can be regenerated.
 """
 from __future__ import annotations
 

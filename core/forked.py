@@ -71,15 +71,18 @@ class Pending(Generic[T]):
 
 
 def how_it_ended(code: int) -> str:
-    """A child process's end from its exit code (minus a signal's number when a signal killed it), for a message."""
+    """How a process that did not finish its work ended, from its exit code (negative: the signal that killed
+    it), said the way an error sentence goes on: "was killed by signal 15 (SIGTERM)". SIGKILL names the
+    out-of-memory killer, its usual sender."""
     if code >= 0:
         return f"exited with code {code}"
     try:
         name = signal.Signals(-code).name
     except ValueError:
         return f"was killed by signal {-code}"
-    sender = " (sent by the out-of-memory killer, or by kill -9)" if -code == signal.SIGKILL else ""
-    return f"was killed by signal {name}{sender}"
+    if -code == signal.SIGKILL:
+        return f"was killed by signal {-code} ({name}, the signal of the out-of-memory killer)"
+    return f"was killed by signal {-code} ({name})"
 
 
 @contextmanager

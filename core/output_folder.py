@@ -28,6 +28,19 @@ def names_folder(path: Path) -> bool:
     return path.is_dir() or str(path).endswith(("/", "\\")) or not path.suffix
 
 
+# The extensions of the files paperkg reads and writes: where -o can only name a folder (a build, the two
+# views, Dask's shards, a CSV export), a name with one of these is a mistake said in one sentence, and any
+# other name is the folder (`-o out.d`, `-o acl.2024`).
+FILE_SUFFIXES = frozenset({".json", ".jsonl", ".graphml", ".gexf", ".html", ".htm", ".csv", ".tsv", ".txt", ".bib",
+                           ".gz", ".xml", ".parquet"})
+
+
+def names_file_only(path: Path) -> bool:
+    """Whether an -o that can only be a folder names a file instead: it is not one already, does not end with
+    a separator, and ends with the extension of a file type paperkg reads or writes."""
+    return not names_folder(path) and path.suffix.lower() in FILE_SUFFIXES
+
+
 def check_links(path: Path, option: str = "-o") -> None:
     """Refuse an output path that is, or lies under, a symbolic link leading nowhere or in a loop (one sentence,
     not "File exists" or a loop found half way through the work)."""

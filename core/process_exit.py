@@ -1,6 +1,6 @@
 """Ending the `paperkg` process without freeing its objects one by one: the graph of a 10,000-abstract
 build (about a million Python objects) takes ~1.5 s to free at interpreter shutdown, time the user waits
-for the prompt while the system would take the memory back at once (README "Performance")."""
+for the prompt while the system would take the memory back at once."""
 from __future__ import annotations
 
 import atexit

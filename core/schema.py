@@ -2,7 +2,8 @@
 records that travel from the readers to extraction and from extraction to the graph.
 
 extract/ writes `Extraction` records, graph/ reads them (also from extractions.jsonl, without
-spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here.
+spaCy); graph/, viz/ and cypher/ take their labels and relationship types from here (the attributes
+of the graph's nodes and edges: core/graph_model.py).
 `SCHEMA_VERSION` is written into every extraction line and into graph.json and checked when
 they are read back, so an old file is refused with a sentence rather than misread.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, TypedDict, TypeVar
+from typing import Any, Callable, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
@@ -92,7 +93,7 @@ SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelT
 # The graph's operating point: an entity-entity relation becomes an edge (and the views draw it) only when its
 # confidence is at least this. The relation model's confidence is the precision its type had on SciER dev at
 # that probability, the lower of gold mentions and end to end with overlapping arguments (what a reader judging
-# the edge sees), so this is the precision asked of each type's typed edges: the issue's bar of 0.75.
+# the edge sees), so this is the precision asked of each type's typed edges (docs/quality.md, "Relations").
 GRAPH_MIN_RELATION_CONFIDENCE = 0.75
 # Entity-entity types in the graph, in legend order (SYNONYM_OF merges nodes instead).
 ENTITY_REL_TYPES: tuple[RelType, ...] = tuple(kind for kind in REL_ENDS if kind is not RelType.SYNONYM_OF)
@@ -106,64 +107,6 @@ def relation_allowed(kind: RelType, head: NodeLabel | str, tail: NodeLabel | str
         return False
 
 
-class Evidence(TypedDict):
-    """One piece of evidence on an edge: where in which paper, found by what, how sure."""
-
-    paper: str
-    sentence: str
-    sentence_start: int  # where the sentence starts in the paper's normalised abstract
-    start: int        # character offsets into the paper's normalised abstract
-    end: int
-    extractor: str
-    confidence: float
-
-
-class EntityNode(TypedDict, total=False):
-    """Attributes of an entity node (graph.json, GraphML, Neo4j properties)."""
-
-    label: str
-    key: str          # "<label>:<canonical name>", unique per node
-    name: str
-    canonical: str    # the canonical form the key was made from
-    aliases: list[str]
-    acronym: str
-    long_form: str
-    mentions: int
-    papers: int
-    degree: int
-    pagerank: float
-    community: int
-
-
-class PaperNode(TypedDict, total=False):
-    """Attributes of a paper node."""
-
-    label: str
-    key: str          # "paper:<id>"
-    paper_id: str
-    name: str         # title, or the abstract's first words
-    abstract: str
-    title: str
-    year: int
-    venue: str
-    authors: list[str]
-    url: str
-    code_url: str
-    source: str       # "path:line" of the input record
-    degree: int
-    pagerank: float
-    community: int
-
-
-class EdgeData(TypedDict):
-    """Attributes of an edge: at most one per (source, type, target)."""
-
-    type: str
-    count: int
-    confidence: float
-    evidence: list[Evidence]
-
-
 class SchemaError(PaperkgError):
     """A saved record or graph that does not follow this schema; the message names the file."""
 
@@ -175,14 +118,14 @@ class SchemaError(PaperkgError):
 class PaperRecord:
     """One paper: stable id, normalised abstract and whatever metadata the input had."""
 
-    id: str
-    abstract: str
+    id: str                    # the input's id (arXiv without version, DOI without resolver), else "h" + a hash
+    abstract: str              # normalised: markup, LaTeX and HTML read as text
     title: str | None = None
     year: int | None = None
     venue: str | None = None
     authors: list[str] = field(default_factory=list)
     url: str | None = None
-    code_url: str | None = None
+    code_url: str | None = None  # a GitHub or project URL taken out of the text
     source: str | None = None  # "path:line" where the record starts
 
     def to_dict(self) -> dict[str, Any]:
@@ -199,17 +142,17 @@ class PaperRecord:
 class Mention:
     """An entity mention in a paper, with the sentence and character span that are its evidence."""
 
-    text: str
+    text: str            # as written
     name: str            # the name the graph canonicalises (the long form for an acronym)
     label: NodeLabel | None  # None: a term of none of the entity types (never a node)
-    start: int
+    start: int           # character offsets into the abstract
     end: int
     sentence: int        # index into Extraction.sentences
     source: str          # which extractor: acronym, lexicon, cue, name, model
     confidence: float
-    role: Role = Role.MENTIONS
-    proposed: bool = False
-    acronym: str | None = None
+    role: Role = Role.MENTIONS  # what the paper does with it
+    proposed: bool = False  # the paper proposes it
+    acronym: str | None = None  # its short form, where the paper defines one
     node: bool = True       # the mention becomes a graph node (it reads as a term)
     termhood: str = ""      # the rule that made it a node, or the reason it is not one
 
@@ -220,12 +163,12 @@ class AcronymDefinition:
 
     short: str
     long: str
-    start: int
+    start: int           # the short form's offsets
     end: int
-    long_start: int
+    long_start: int      # the long form's offsets
     long_end: int
     sentence: int
-    rule: str
+    rule: str            # the pattern that found it (extract/acronym_finder.py RULES)
     confidence: float
 
 
@@ -244,11 +187,11 @@ class Relation:
     """A typed relation between two mentions (indices into Extraction.entities) found in one sentence."""
 
     type: RelType
-    head: int
+    head: int            # index into Extraction.entities
     tail: int
     sentence: int
-    source: str
-    confidence: float
+    source: str          # model, acronym (SYNONYM_OF from a definition) or cue
+    confidence: float    # for the model's: its type's precision at that probability
 
 
 @dataclass
@@ -261,11 +204,11 @@ class Extraction:
 
     paper: PaperRecord
     sentences: list[str]
-    entities: list[Mention] = field(default_factory=list)
+    entities: list[Mention] = field(default_factory=list)  # every typed mention, nodes or not
     acronyms: list[AcronymDefinition] = field(default_factory=list)
     undefined_acronyms: list[UndefinedAcronym] = field(default_factory=list)
-    relations: list[Relation] = field(default_factory=list)
-    sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)  # every relation found, at any confidence
+    sentence_spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each sentence
 
     def __post_init__(self) -> None:
         """Every sentence has its span, and the span holds that sentence (ValueError otherwise)."""
@@ -359,6 +302,18 @@ def _plain(record: Any) -> dict[str, Any]:
 
 def _value(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
+
+
+def read_versioned(text: str, key: str, version: int, where: str, what: str, make: Callable[[Any], _R]) -> _R:
+    """`make` of the JSON in `text` whose field `key` is `version` (a build's layer file); SchemaError naming
+    `where` and saying `what` it should be when it is not one of this version or not of that shape."""
+    try:
+        data = json.loads(text)
+        if data.get(key) != version:
+            raise ValueError(f"version {data.get(key)!r}, this paperkg reads {version}")
+        return make(data)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+        raise SchemaError(f"{where} is not a paperkg {what} ({error}); build again.") from None
 
 
 def check_graph_schema(version: Any, where: str) -> None:

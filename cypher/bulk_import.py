@@ -31,8 +31,10 @@ import networkx as nx
 from neo4j import GraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
+from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.forked import available_cores, in_parts
+from paperkg.graph.trends import Trends
 from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 
@@ -186,12 +188,12 @@ class _Nodes:
     share: dict[Any, int]
 
 
-def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
+def _nodes(graph: nx.MultiDiGraph, writers: int, trends: Trends | None) -> _Nodes:
     """The node properties, the keys left to Cypher, and each node's writer (by its key's hash)."""
-    over_time = trend_properties(graph)
+    over_time = trend_properties(graph, trends)
     found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
     share = {}
-    for node, attrs in graph.nodes(data=True):
+    for node, attrs in model.nodes(graph):
         props = node_properties(graph, node, attrs, over_time)
         found[attrs["label"]][props["key"]] = (node, props, _cells(props))
         share[node] = hash(props["key"]) % writers
@@ -199,13 +201,15 @@ def _nodes(graph: nx.MultiDiGraph, writers: int) -> _Nodes:
     return _Nodes(dict(found), left, share)
 
 
-def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None) -> ImportFiles:
-    """The graph's rows (one per key and per pair of ends: folded as a push folds them) and paper digests as
-    CSV files in `folder`, by `writers` processes (default: one per core, at most four)."""
+def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None,
+                       trends: Trends | None = None) -> ImportFiles:
+    """The graph's rows (one per key and per pair of ends: folded as a push folds them; the trend properties of
+    `trends`, the build's) and paper digests as CSV files in `folder`, by `writers` processes (default: one per
+    core, at most four)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         writers = 1
     writers = writers or max(1, min(available_cores(), _MAX_WRITERS))
-    nodes = _nodes(graph, writers)
+    nodes = _nodes(graph, writers, trends)
     files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part), writers,
                               "writing the bulk import's CSV files", "push again")
     for other in others:
@@ -230,7 +234,7 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
     found = files.files
     rels: dict[tuple[str, str, str], dict[tuple[Any, Any], dict[str, Any]]] = defaultdict(dict)
     mine = [node for node in graph if nodes.share[node] == part]  # in the graph's order, as a push folds rows
-    for source, target, key, attrs in graph.edges(mine, keys=True, data=True):
+    for source, target, key, attrs in model.edges(graph, mine):
         group, row = rel_row(graph, source, target, key, attrs)
         rels[group][row["source"], row["target"]] = row
     later = set(nodes.left)  # nodes whose hash or digest waits for Cypher's rows
@@ -246,7 +250,7 @@ def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int,
                 continue
             found.nodes[label] += 1
             row = keyed_row(props)
-            digest = paper_digest(graph, node, graph.nodes[node])[1] if label == PAPER else None
+            digest = paper_digest(graph, node, model.node_attrs(graph, node))[1] if label == PAPER else None
             if digest is not None and key in later:
                 found.digests[key] = digest
                 digest = None

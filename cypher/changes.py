@@ -15,6 +15,8 @@ from typing import Any, Iterator
 import networkx as nx
 from neo4j import Driver, Session
 
+from paperkg.graph.trends import Trends
+from paperkg.core import graph_model as model
 from paperkg.cypher.rows import NODE_LABELS, PAPER, GraphRows, graph_rows, paper_digests
 
 HASH_PROPERTY = "paperkg_hash"
@@ -54,7 +56,7 @@ def all_rows(graph: nx.MultiDiGraph, rows: GraphRows) -> Changes:
     return Changes(rows, digests=dict(paper_digests(graph).values()))
 
 
-def changed_rows(driver: Driver, database: str, graph: nx.MultiDiGraph) -> Changes:
+def changed_rows(driver: Driver, database: str, graph: nx.MultiDiGraph, trends: Trends | None = None) -> Changes:
     """Compare the papers' digests with the server's, then build and compare row by row the rows of the
     papers that differ and of the entities; keep the rows that differ or are missing."""
     changes = Changes(GraphRows())
@@ -67,9 +69,8 @@ def changed_rows(driver: Driver, database: str, graph: nx.MultiDiGraph) -> Chang
         del held_digests
         for node in wanted.keys() - checked:
             changes.same_nodes[PAPER] += 1
-            changes.same_rels.update(data.get("type", key) for *_, key, data in graph.out_edges(node, keys=True,
-                                                                                             data=True))
-        rows = graph_rows(graph, papers=checked)
+            changes.same_rels.update(data.get("type", key) for *_, key, data in model.out_edges(graph, node))
+        rows = graph_rows(graph, papers=checked, trends=trends)
         held_nodes = {key: value for _, pairs in session.run(_ENTITY_HASHES, labels=list(NODE_LABELS)).values()
                       for key, value in pairs}
         held_rels = dict(_entity_rel_hashes(session))

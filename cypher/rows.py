@@ -15,15 +15,17 @@ import marshal
 import operator
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Iterable, get_type_hints
+from typing import Any, Callable, Collection, Iterable, Mapping, get_type_hints
 
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.forked import available_cores, in_parts
-from paperkg.core.schema import Evidence, NodeLabel, RelType
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import Evidence, NodeAttrs
+from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
-from paperkg.graph.trends import trends
+from paperkg.graph.trends import Trends, trends as graph_trends
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)
@@ -75,7 +77,7 @@ def _property_value(value: Any, where: Callable[[], str], name: str) -> Any:
                        ExitCode.USAGE)
 
 
-def _properties(attrs: dict[str, Any], skip: Iterable[str], where: Callable[[], str]) -> dict[str, Any]:
+def _properties(attrs: Mapping[str, Any], skip: Iterable[str], where: Callable[[], str]) -> dict[str, Any]:
     """The attributes as Neo4j properties, without bookkeeping fields and absent values (None, an empty list);
     a value of an exact scalar type is taken as it is, any other checked."""
     props = {}
@@ -114,10 +116,10 @@ def evidence_lists(evidence: list[Any]) -> dict[str, list[Any]]:
 
 def _label_of(graph: nx.MultiDiGraph, node: Any) -> str:
     """The node's label, checked against the allow-list."""
-    return _checked_label(node, graph.nodes[node])
+    return _checked_label(node, model.node_attrs(graph, node))
 
 
-def _checked_label(node: Any, attrs: dict[str, Any]) -> str:
+def _checked_label(node: Any, attrs: Mapping[str, Any]) -> str:
     """The label in a node's attributes, checked against the allow-list."""
     label = attrs.get("label")
     if label not in NODE_LABELS:
@@ -126,10 +128,13 @@ def _checked_label(node: Any, attrs: dict[str, Any]) -> str:
     return label
 
 
-def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
-    """Per entity: first_year, and burst_start, burst_end, burst_strength of its strongest burst (if any)."""
+def trend_properties(graph: nx.MultiDiGraph, trends: Trends | None = None) -> dict[str, dict[str, Any]]:
+    """Per entity: first_year, and burst_start, burst_end, burst_strength of its strongest burst (if any), from the
+    build's `trends` (computed from the graph when none is given)."""
     found = {}
-    for key, entity in trends(graph, with_papers=False).entities.items():
+    if trends is None:
+        trends = graph_trends(graph, with_papers=False)
+    for key, entity in trends.entities.items():
         props: dict[str, Any] = {"first_year": entity.first_year}
         burst = entity.strongest_burst
         if burst is not None:
@@ -138,20 +143,21 @@ def trend_properties(graph: nx.MultiDiGraph) -> dict[str, dict[str, Any]]:
     return found
 
 
-def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None) -> GraphRows:
+def graph_rows(graph: nx.MultiDiGraph, papers: Collection[Any] | None = None,
+               trends: Trends | None = None) -> GraphRows:
     """Rows for every node and edge of the graph (with `papers`: of the entities, of those papers and of
     their relationships only), grouped so each group is one Cypher text; entity nodes carry their trend
-    properties (first year, strongest burst)."""
+    properties (first year, strongest burst: of `trends`, the build's)."""
     rows = GraphRows()
-    over_time = trend_properties(graph)
-    for node, attrs in graph.nodes(data=True):
+    over_time = trend_properties(graph, trends)
+    for node, attrs in model.nodes(graph):
         label = _label_of(graph, node)
         if papers is None or label != PAPER or node in papers:
             rows.nodes[label].append(keyed_row(node_properties(graph, node, attrs, over_time)))
-    for source, target, key, attrs in graph.edges(keys=True, data=True):
-        if papers is not None and source not in papers and graph.nodes[source].get("label") == PAPER:
+    for source, target, key, edge in model.edges(graph):
+        if papers is not None and source not in papers and model.node_attrs(graph, source).get("label") == PAPER:
             continue
-        group, row = rel_row(graph, source, target, key, attrs)
+        group, row = rel_row(graph, source, target, key, edge)
         rows.rels[group].append(row)
     return rows
 
@@ -161,7 +167,7 @@ def keyed_row(props: dict[str, Any]) -> dict[str, Any]:
     return {"key": props["key"], "props": props, "hash": props_hash(props)}
 
 
-def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
+def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: Mapping[str, Any],
                     over_time: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One node's properties: its attributes, its trend properties from `over_time`, its key."""
     props = _properties(attrs, _NODE_BOOKKEEPING, lambda: f"node {node!r}")
@@ -171,11 +177,11 @@ def node_properties(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any],
 
 
 def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,
-            attrs: dict[str, Any]) -> tuple[tuple[str, str, str], dict[str, Any]]:
+            attrs: Mapping[str, Any]) -> tuple[tuple[str, str, str], dict[str, Any]]:
     """One edge's (type, source label, target label) and row: its ends' keys, properties (evidence as
     parallel lists) and their hash."""
     rel_type = _type_of(source, target, key, attrs)
-    source_attrs, target_attrs = graph.nodes[source], graph.nodes[target]
+    source_attrs, target_attrs = model.node_attrs(graph, source), model.node_attrs(graph, target)
     group = (rel_type, _checked_label(source, source_attrs), _checked_label(target, target_attrs))
     props = _properties(attrs, _EDGE_BOOKKEEPING, lambda: f"edge {source!r} -[{rel_type}]-> {target!r}")
     evidence = attrs.get("evidence")
@@ -187,10 +193,10 @@ def rel_row(graph: nx.MultiDiGraph, source: Any, target: Any, key: Any,
 
 def node_key(graph: nx.MultiDiGraph, node: Any) -> str:
     """The node's `key` property (its id when it has none)."""
-    return str(graph.nodes[node].get("key", node))
+    return str(model.node_attrs(graph, node).get("key", node))
 
 
-def _type_of(source: Any, target: Any, key: Any, attrs: dict[str, Any]) -> str:
+def _type_of(source: Any, target: Any, key: Any, attrs: Mapping[str, Any]) -> str:
     """The edge's relationship type, checked against the allow-list."""
     rel_type = attrs.get("type", key)
     if rel_type not in REL_TYPES:
@@ -204,15 +210,14 @@ def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]
     counted first, then checked against the allow-lists, and only a graph that fails is walked again to
     name the node or edge."""
     try:
-        labels = Counter(attrs.get("label") for _, attrs in graph.nodes(data=True))
-        types = Counter(attrs.get("type", key) for _, _, key, attrs in graph.edges(keys=True, data=True))
+        labels = Counter(attrs.get("label") for _, attrs in model.nodes(graph))
+        types = Counter(attrs.get("type", key) for _, _, key, attrs in model.edges(graph))
         allowed = labels.keys() <= _NODE_LABEL_SET and types.keys() <= _REL_TYPE_SET
     except TypeError:  # an unhashable label or type
         allowed = False
     if not allowed:
         labels = Counter(_label_of(graph, node) for node in graph)
-        types = Counter(_type_of(source, target, key, attrs) for source, target, key, attrs
-                        in graph.edges(keys=True, data=True))
+        types = Counter(_type_of(source, target, key, attrs) for source, target, key, attrs in model.edges(graph))
     return dict(sorted(labels.items())), dict(sorted(types.items()))
 
 
@@ -240,7 +245,7 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
     a digest that differs only in form (1 for 1.0) costs a row-by-row comparison, never a missed change.
     From _FORK_PAPERS papers on, a forked copy of this process digests the second half (on two cores the
     digests then take about half the time)."""
-    papers = [(node, attrs) for node, attrs in graph.nodes(data=True) if attrs.get("label") == PAPER]
+    papers = list(model.papers(graph))
     parts = 2 if len(papers) >= _FORK_PAPERS and available_cores() > 1 else 1
     size = -(-len(papers) // parts)
     shares = in_parts(lambda part: {node: paper_digest(graph, node, attrs)
@@ -249,15 +254,15 @@ def paper_digests(graph: nx.MultiDiGraph) -> dict[Any, tuple[str, str]]:
     return {node: digest for share in shares for node, digest in share.items()}
 
 
-def paper_digest(graph: nx.MultiDiGraph, node: Any, attrs: dict[str, Any]) -> tuple[str, str]:
+def paper_digest(graph: nx.MultiDiGraph, node: Any, attrs: NodeAttrs) -> tuple[str, str]:
     """One paper node's key and digest (see paper_digests)."""
     edges = sorted([_type_of(node, target, key, data), node_key(graph, target), _label_of(graph, target),
-                    _edge_pairs(data)] for _, target, key, data in graph.out_edges(node, keys=True, data=True))
+                    _edge_pairs(data)] for _, target, key, data in model.out_edges(graph, node))
     return node_key(graph, node), hashlib.blake2b(_value_bytes([sorted(attrs.items(), key=_first), edges]),
                                                   digest_size=12).hexdigest()
 
 
-def _edge_pairs(data: dict[str, Any]) -> list[tuple[str, Any]]:
+def _edge_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """An edge's attributes as sorted (name, value) pairs, compact evidence as dicts."""
     evidence = data.get("evidence")
     if evidence and any(type(item) is CompactEvidence for item in evidence):

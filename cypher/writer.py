@@ -27,10 +27,12 @@ import networkx as nx
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, ConfigurationError, ServiceUnavailable, SessionExpired
 
+from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.cypher.bulk_import import ImportFiles, LocalServer, write_import_files
 from paperkg.cypher.changes import DIGEST_PROPERTY, HASH_PROPERTY, Changes, all_rows, changed_rows
 from paperkg.cypher.library import schema_statements
+from paperkg.graph.trends import Trends
 from paperkg.cypher.rows import NODE_LABELS, PAPER, REL_TYPES, GraphRows, graph_counts, graph_rows, node_key
 
 log = logging.getLogger(__name__)
@@ -281,8 +283,8 @@ def refuse_foreign_nodes(driver: Driver, target: Neo4jTarget, graph: nx.MultiDiG
     with driver.session(database=target.database) as session:
         foreign = {label: set(keys) for label, keys in session.run(_FOREIGN_KEYS, labels=list(NODE_LABELS)).values()}
     for label, keys in foreign.items():
-        clash = sorted(keys & {node_key(graph, node) for node, data in graph.nodes(data=True)
-                               if data.get("label") == label})
+        clash = sorted(keys & {node_key(graph, node) for node, node_label in model.labels(graph)
+                               if node_label == label})
         if clash:
             raise PaperkgError(f"{_describe(target)} holds a :{label} node with key {clash[0]!r} that paperkg did not "
                                f"push (it has no {HASH_PROPERTY}), and paperkg does not overwrite another "
@@ -432,8 +434,9 @@ def _stamped_counts(session: Any, labels: list[str], types: list[str], push: int
 
 def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int | None = None,
                replace: bool = False, source: str = "", bulk_import: Path | None = None,
-               on_batch: Callable[[int], None] | None = None) -> PushReport:
-    """Push `graph` to `target` and check the server's counts against it.
+               on_batch: Callable[[int], None] | None = None, trends: Trends | None = None) -> PushReport:
+    """Push `graph` to `target` and check the server's counts against it; entities carry the trend properties
+    of `trends` (the build's trends.json; computed from the graph when none is given).
 
     `replace` first deletes the nodes and relationships paperkg pushed (other data stays); a push sets
     the properties paperkg owns and keeps those users added. Into a database without paperkg nodes
@@ -448,7 +451,7 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
     began = time.perf_counter()
     counts = graph_counts(graph)
     if bulk_import is not None:
-        push, files = bulk_load(graph, target, bulk_import, source, on_batch, counts)
+        push, files = bulk_load(graph, target, bulk_import, source, on_batch, counts, trends)
         with open_driver(target) as driver:
             nodes, rels = read_totals(driver, target.database, counts)
         return _checked(PushReport(push, nodes, rels, time.perf_counter() - began,
@@ -459,8 +462,8 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
         if replace:
             delete_paperkg_nodes(driver, target.database, batch_size or DEFAULT_BATCH_SIZE)
         fresh = not holds_paperkg_nodes(driver, target.database)
-        changes = (all_rows(graph, graph_rows(graph)) if replace or fresh
-                   else changed_rows(driver, target.database, graph))
+        changes = (all_rows(graph, graph_rows(graph, trends=trends)) if replace or fresh
+                   else changed_rows(driver, target.database, graph, trends))
         unchanged = sum(changes.same_nodes.values()) + sum(changes.same_rels.values())
         if on_batch and unchanged:
             on_batch(unchanged)
@@ -497,7 +500,8 @@ def _checked(report: PushReport, target: Neo4jTarget) -> PushReport:
 
 
 def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: str,
-              on_batch: Callable[[int], None] | None = None, counts: Counts | None = None) -> tuple[int, ImportFiles]:
+              on_batch: Callable[[int], None] | None = None, counts: Counts | None = None,
+              trends: Trends | None = None) -> tuple[int, ImportFiles]:
     """The first push into the empty database of the local server run from `home`: the server stopped
     while the graph is written as CSV, `neo4j-admin database import`, the server started, then by Cypher
     the schema, the push record and what CSV cannot carry. Returns the push and the files' account."""
@@ -513,7 +517,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
     with tempfile.TemporaryDirectory(prefix="paperkg-import-", dir=home) as folder:
         stopping = server.stop()
         try:
-            files = write_import_files(graph, Path(folder), push=1)
+            files = write_import_files(graph, Path(folder), push=1, trends=trends)
             log.info("bulk import: CSV files written at %.1f s", time.perf_counter() - began)
             server.stopped(stopping)
             server.import_files(target.database, files, Path(folder) / "import.report")

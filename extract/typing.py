@@ -11,7 +11,7 @@ _PREPOSITIONS = {"for", "of", "with", "in", "on", "via", "using", "under", "by",
 
 # A span's label for a term of none of the graph's types (its mention has label None, never a node).
 OTHER_TERM = "OtherTerm"
-# How the statistical model's SciERC labels enter the graph (see README, "Combining the extractors").
+# How the statistical model's SciERC labels enter the graph (docs/explain/extraction.md, "Combining the extractors").
 SCIERC_TO_GRAPH = {"Method": "Method", "Task": "Task", "Metric": "Metric",
                    "Material": "Dataset", "OtherScientificTerm": OTHER_TERM, "Generic": None}
 

@@ -1,36 +1,36 @@
-"""Grow a MultiDiGraph from extraction records: canonical entity nodes (from the mentions that read as
-terms), paper nodes, evidence on edges.
+"""Grow a MultiDiGraph from admitted papers (admit/): canonical entity nodes, paper nodes, evidence on edges.
 
-Papers are taken in as they come; entity nodes are made once all are in (`finalize`), so that what
-a bare short form stands for, which names are one entity, its type and its name are decided by the
-whole corpus (graph/resolve.py), the same whatever order the papers came in.
+The builder only assembles: admission decided paper by paper which mentions are names and which
+relations may be edges. Papers are taken in as they come; entity nodes are made once all are in
+(`finalize`), so that what a bare short form stands for, which names are one entity, its type and its
+name are decided by the whole corpus (graph/resolve.py), the same whatever order the papers came in.
+The corpus-level refusals (a synonym the corpus reads as two things, an edge whose ends its type does
+not take) go into the same refusal table as admission's.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import networkx as nx
 
-from paperkg.core.schema import (GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY,
-                                 SCHEMA_VERSION, SYMMETRIC_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord,
-                                 Relation, RelType, enum_member, relation_allowed)
+from paperkg.admit.records import Admitted, AdmittedName
+from paperkg.admit.refusals import RefusalTable
+from paperkg.admit.relation_ends import edge_refusal, end_refusal
+from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key, group_form
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
+from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
+                                 NodeLabel, PaperRecord, RelType, enum_member)
 
-from .canonical import acronym_key, canonical_name, display_name, entity_key, match_form, paper_key
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
-from .names import clean_name
-from .relation_ends import end_refusal, mention_refusal, purpose_refusal
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
-# the rest of a word a line-break hyphen cut; not a conjunction after a suspended hyphen ("closed- and open-source")
-_BROKEN_WORD = re.compile(r"\s+(?!(?:and|or|nor|to|vs)\b)([a-z]+)\b")
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
-SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges its two names only when at least this sure
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
 PAPER_FIELDS = ("title", "year", "venue", "url", "code_url", "source")
 
@@ -65,6 +65,7 @@ class _Paper:
     """What one paper contributes, kept until `finalize`."""
 
     key: str
+    id: str
     uses: list[_Use | None]      # aligned with the record's entities; None: not a node
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[_Undefined]
@@ -74,61 +75,49 @@ class _Paper:
 class GraphBuilder:
     """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None,
-                 min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> None:
-        """`min_confidence`: the operating point below which a relation makes no edge (benches lower it to see
-        the relation model's every edge)."""
+    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
         self.graph = graph if graph is not None else nx.MultiDiGraph()
-        self.min_confidence = min_confidence
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
         self.papers: dict[str, _Paper] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
         self.evidence = EvidenceFactory()
+        self.refusals = RefusalTable()
 
-    def add(self, record: Extraction) -> bool:
-        """Add one paper's extraction record; False (and no change) if the paper is already in the graph."""
-        paper = record.paper
+    def add(self, admitted: Admitted) -> bool:
+        """Add one admitted paper; False (and no change) if the paper is already in the graph."""
+        record, paper = admitted.record, admitted.record.paper
         pkey = paper_key(paper.id)
         if pkey in self.graph:
             return False
         self._add_paper(pkey, paper)
+        self.refusals.add_names(admitted.refused_names)
+        self.refusals.add_relations(admitted.refused_relations)
         sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
         evidence = self.evidence.make
-        cut = _hyphenated_names(record)
-        uses = [_use(mention, cut, evidence(paper.id, sentences[mention.sentence], mention.start, mention.end,
-                                       mention.source, mention.confidence)) if mention.node else None
-                for mention in record.entities]
-        kept: list[Relation] = []
-        for rel in record.relations:
-            head, tail = record.entities[rel.head], record.entities[rel.tail]
-            if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
-                if _merges(rel, uses[rel.head], uses[rel.tail]):
-                    self.merge(head.name, tail.name, "synonym-of", paper.id)
-            elif rel.confidence >= self.min_confidence:  # the graph's operating point (core/schema.py)
-                kept.append(rel)
-        ends = {i for rel in kept for i in (rel.head, rel.tail)}  # each mention judged once
-        refused = {i for i in ends  # a piece of a longer noun phrase where written (relation_ends.py)
-                   if mention_refusal(paper.abstract, record.entities[i])}
+        uses = [_use(name, evidence(paper.id, sentences[name.mention.sentence], name.mention.start, name.mention.end,
+                                    name.mention.source, name.mention.confidence)) if name else None
+                for name in admitted.names]
+        for name, other in admitted.synonyms:
+            self.merge(name, other, "synonym-of", paper.id)
         relations: list[tuple[int, int, RelType, CompactEvidence]] = []
-        for rel in kept:
+        for rel in admitted.relations:
             head, tail = record.entities[rel.head], record.entities[rel.tail]
-            if rel.head not in refused and rel.tail not in refused and not purpose_refusal(rel.type, tail):
-                relations.append((rel.head, rel.tail, rel.type, evidence(
-                    paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
-                    rel.source, rel.confidence)))
+            relations.append((rel.head, rel.tail, rel.type, evidence(
+                paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
+                rel.source, rel.confidence)))
         undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
             paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
             for item in record.undefined_acronyms]
-        entry = _Paper(pkey, uses, relations, undefined)
+        entry = _Paper(pkey, paper.id, uses, relations, undefined)
         for use in uses:
             if use is not None and use.short and not use.bare:
                 entry.defines.setdefault(use.short, (use.form, use.name))
         self.papers[pkey] = entry
         return True
 
-    def add_all(self, records: Iterable[Extraction]) -> int:
-        """Add many records; returns how many papers were new."""
-        return sum(self.add(record) for record in records)
+    def add_all(self, papers: Iterable[Admitted]) -> int:
+        """Add many admitted papers; returns how many were new."""
+        return sum(self.add(admitted) for admitted in papers)
 
     def merge(self, name: str, into: str, rule: str, paper: str = "") -> None:
         """Make the entities named `name` and `into` one node (e.g. a SYNONYM_OF relation), noting
@@ -150,8 +139,9 @@ class GraphBuilder:
         for pkey in order:
             targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
         for name, into, rule, paper in self.merges:
-            a, b = _form(name), _form(into)
+            a, b = group_form(name), group_form(into)
             if rule == "synonym-of" and not shorts.may_be_synonyms(name, a, into, b):
+                self.refusals.add_relation(RelType.SYNONYM_OF.value, name, into, "not-synonyms", (paper,))
                 continue
             groups.union(a, b)
             evidence[a][name, rule].add(paper)
@@ -164,26 +154,25 @@ class GraphBuilder:
         self.papers.clear()
         self.merges.clear()
         self._drop_misfit_relations()
-        papers = Counter(key for node, label in self.graph.nodes(data="label") if label == NodeLabel.PAPER
-                         for key in self.graph.succ[node])  # an entity's papers: the papers with an edge to it
-        for key, data in self.graph.nodes(data=True):
-            if data["label"] != NodeLabel.PAPER:
-                data["papers"] = papers[key]
+        papers = Counter(target for paper, _ in model.papers(self.graph)
+                         for target in self.graph.succ[paper])  # an entity's papers: the papers with an edge to it
+        for key, data in model.entities(self.graph):
+            data["papers"] = papers[key]
         add_metrics(self.graph)
         return self.graph
 
     def _short_forms(self, order: list[str]) -> ShortForms:
         """Every short form's definitions: by the papers defining it, and an earlier graph's nodes."""
         shorts = ShortForms()
-        for _key, data in self.graph.nodes(data=True):
+        for _key, data in model.entities(self.graph):
             if data.get("acronym") and data.get("long_form"):
-                shorts.define(data["acronym"], _form(data["long_form"]), data["long_form"], (),
+                shorts.define(data["acronym"], group_form(data["long_form"]), data["long_form"], (),
                               weight=data.get("papers", 1))
         for pkey in order:
             entry = self.papers[pkey]
             context = {use.form for use in entry.uses if use is not None}
             for short, (form, name) in sorted(entry.defines.items()):
-                shorts.define(short, form, name, context, pkey.removeprefix("paper:"))
+                shorts.define(short, form, name, context, entry.id)
         return shorts
 
     def _targets(self, entry: _Paper, shorts: ShortForms,
@@ -207,7 +196,7 @@ class GraphBuilder:
             elif len(qualified.get(use.form, ())) == 1:
                 target, rule = next(iter(qualified[use.form])), "head-ellipsis"
             if rule and rule != "acronym-own-definition":
-                evidence[target][use.raw, rule].add(entry.key.removeprefix("paper:"))
+                evidence[target][use.raw, rule].add(entry.id)
             targets.append(target)
         return targets
 
@@ -215,10 +204,9 @@ class GraphBuilder:
         """An earlier graph's entity nodes by group root (the API's `build_graph(records, graph)`): new
         mentions of their names, long forms or repaired names join them as they are."""
         forms: dict[str, list[str]] = {}
-        for key, data in self.graph.nodes(data=True):
-            if data.get("label") != NodeLabel.PAPER:
-                forms[key] = sorted({_form(data["canonical"]), _form(data.get("long_form") or data["name"])})
-                groups.union(forms[key][0], forms[key][-1])
+        for key, data in model.entities(self.graph):
+            forms[key] = sorted({group_form(data["canonical"]), group_form(data.get("long_form") or data["name"])})
+            groups.union(forms[key][0], forms[key][-1])
         existing: dict[str, str] = {}
         for key in sorted(forms):
             existing.setdefault(groups.find(forms[key][0]), key)
@@ -252,20 +240,19 @@ class GraphBuilder:
             name = display_name(vote_name(names[root], plain[root]), label)
             key = entity_key(label, name)
             nodes[root] = key
-            definition = {}
+            if key not in self.graph:  # else another group goes by the same name ('XLM-R'): one node, both groups
+                self.graph.add_node(key, **EntityNode(label=label, key=key, name=name, aliases=[], mentions=0,
+                                                      canonical=canonical_name(name, label), papers=0, degree=0,
+                                                      pagerank=0.0, community=-1))
             if root in acronyms:
                 short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
-                definition = {"acronym": short, "long_form": display_name(long, label)}
-            if key in self.graph:  # another group goes by the same name ('XLM-R'): one node, both groups
-                for field_name, value in definition.items():
-                    self.graph.nodes[key].setdefault(field_name, value)
-                continue
-            self.graph.add_node(key, label=label, key=key, name=name, canonical=canonical_name(name, label),
-                                aliases=[], mentions=0, **definition)
+                node = model.entity_attrs(self.graph, key)
+                node.setdefault("acronym", short)
+                node.setdefault("long_form", display_name(long, label))
         for form, items in sorted(evidence.items()):
             root = groups.find(form)
             if root in nodes:
-                _note_merges(self.graph.nodes[nodes[root]], items)
+                _note_merges(model.entity_attrs(self.graph, nodes[root]), items)
         return nodes
 
     def _add_edges(self, entry: _Paper, keys: list[str | None], shorts: ShortForms, groups: UnionFind,
@@ -276,7 +263,7 @@ class GraphBuilder:
         for use, key in zip(entry.uses, keys):
             if use is not None and key is not None:
                 strongest[key] = max(use.role, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
-                node = self.graph.nodes[key]
+                node = model.entity_attrs(self.graph, key)
                 node["mentions"] += 1
                 if not use.rule:  # a repaired name is no name it goes by; merged_from keeps it
                     _add_alias(node, use.text)
@@ -291,8 +278,9 @@ class GraphBuilder:
             found = _resolve(item.short, entry, shorts, context)
             key = nodes.get(groups.find(found[0])) if found else None
             if key and not self.graph.has_edge(entry.key, key):
-                self.graph.nodes[key]["mentions"] += 1
-                _add_alias(self.graph.nodes[key], item.text)
+                node = model.entity_attrs(self.graph, key)
+                node["mentions"] += 1
+                _add_alias(node, item.text)
                 self._add_edge(entry.key, key, RelType.MENTIONS, item.evidence)
 
     def _add_relations(self, entry: _Paper, keys: list[str | None]) -> None:
@@ -302,84 +290,63 @@ class GraphBuilder:
         for head, tail, kind, evidence in entry.relations:
             source, target = keys[head], keys[tail]
             if source is None or target is None or source == target:
+                self.refusals.add_relation(kind.value, entry.uses[head].raw, entry.uses[tail].raw,  # type: ignore[union-attr]
+                                           "one-node", (evidence.paper,))
                 continue
             if kind in SYMMETRIC_REL_TYPES:
                 source, target = sorted((source, target))
             self._add_edge(source, target, kind, evidence)
             touched.add((source, target, kind.value))
         for edge in sorted(touched):
-            data = self.graph.get_edge_data(*edge)
+            data = model.edge_attrs(self.graph, *edge)
+            assert data is not None
             data["papers"] = data.get("papers", 0) + 1
 
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
-        thing to relate (a quality, a language in a Dataset slot: relation_ends.py); entity types are final now."""
-        labels = dict(self.graph.nodes(data="label"))
-        refused = {node for node, data in self.graph.nodes(data=True)
-                   if data["label"] != NodeLabel.PAPER and end_refusal(data["name"], data["label"])}
-        misfits = [(u, v, k) for u, v, k in self.graph.edges(keys=True)
-                   if (kind := enum_member(RelType, k)) not in PAPER_REL_TYPES
-                   and (not relation_allowed(kind, labels[u], labels[v]) or u in refused or v in refused)]
+        thing to relate (a quality, a language in a Dataset slot: relation_ends.py), noting each as refused;
+        entity types are final now."""
+        nodes = dict(model.nodes(self.graph))
+        refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
+        misfits = []
+        for u, v, k, data in model.edges(self.graph):
+            if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES:
+                continue
+            reason = edge_refusal(kind, (nodes[u]["name"], nodes[u]["label"]), (nodes[v]["name"], nodes[v]["label"]),
+                                  refused)
+            if reason:
+                misfits.append((u, v, k))
+                self.refusals.add_relation(k, nodes[u]["name"], nodes[v]["name"], reason,
+                                           {item["paper"] for item in data["evidence"]}, data["count"])
         self.graph.remove_edges_from(misfits)
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
-        attrs = {"label": NodeLabel.PAPER.value, "key": pkey, "paper_id": paper.id, "abstract": paper.abstract,
-                 "authors": list(paper.authors), "name": paper.title or _short(paper.abstract)}
-        attrs.update({f: getattr(paper, f) for f in PAPER_FIELDS if getattr(paper, f) not in (None, "")})
+        attrs = PaperNode(label=NodeLabel.PAPER.value, key=pkey, paper_id=paper.id, abstract=paper.abstract,
+                          authors=list(paper.authors), name=paper.title or _short(paper.abstract), degree=0,
+                          pagerank=0.0, community=-1)
+        attrs.update({f: getattr(paper, f) for f in PAPER_FIELDS if getattr(paper, f) not in (None, "")})  # type: ignore[typeddict-item]
         self.graph.add_node(pkey, **attrs)
 
     def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
-        data = self.graph.get_edge_data(source, target, kind.value)  # the edge's own dict, found once
+        data = model.edge_attrs(self.graph, source, target, kind.value)  # the edge's own dict, found once
+        item = cast(Evidence, evidence)  # a read-only mapping with the Evidence fields (graph/evidence.py)
         if data is not None:
             data["count"] += 1
             data["confidence"] = max(data["confidence"], evidence.confidence)
-            if len(data["evidence"]) < MAX_EVIDENCE and evidence not in data["evidence"]:
-                data["evidence"].append(evidence)
+            if len(data["evidence"]) < MAX_EVIDENCE and item not in data["evidence"]:
+                data["evidence"].append(item)
         else:
-            self.graph.add_edge(source, target, key=kind.value, type=kind.value, count=1,
-                                confidence=evidence.confidence, evidence=[evidence])
+            self.graph.add_edge(source, target, key=kind.value, **EdgeAttrs(
+                type=kind.value, count=1, confidence=evidence.confidence, evidence=[item]))
 
 
-def _merges(rel: Relation, head: _Use | None, tail: _Use | None) -> bool:
-    """Whether a SYNONYM_OF relation merges its two names: sure enough, both nodes of one type, two names that
-    are not one already, and neither a short form (what a short form stands for is the acronym resolution's call,
-    which checks its letters: the model pairs 'FedKD (Federated Distillation)' too)."""
-    return (rel.confidence >= SYNONYM_MIN_CONFIDENCE and head is not None and tail is not None
-            and head.label == tail.label and head.form != tail.form and not head.bare and not tail.bare)
-
-
-def _hyphenated_names(record: Extraction) -> dict[str, str]:
-    """Names cut at a line-break hyphen in this paper, joined with the word that goes on after the break:
-    'natural language process-' (before ' ing') -> 'natural language processing'."""
-    spans = [(m.name, m.end) for m in record.entities if m.name.endswith("-") and m.text == m.name]
-    spans += [(a.long, a.long_end) for a in record.acronyms if a.long.endswith("-")]
-    joined = {}
-    for name, end in spans:
-        rest = _BROKEN_WORD.match(record.paper.abstract, end)
-        if rest:
-            joined[name] = name[:-1] + rest.group(1)
-    return joined
-
-
-def _use(mention: Mention, hyphenated: dict[str, str], evidence: CompactEvidence) -> _Use | None:
-    """The mention as the builder keeps it, or None when its name is no name (a number, a cut word); the
-    short form of a definition whose long form is no name stays, as a bare short form."""
-    name, rule = hyphenated.get(mention.name, mention.name), "hyphenation" if mention.name in hyphenated else ""
-    cleaned = clean_name(name)
-    if cleaned is None and mention.acronym and mention.text == mention.acronym:
-        cleaned = clean_name(mention.acronym)
-        mention = replace(mention, name=mention.acronym)
-    if cleaned is None or mention.label is None:  # junk, or a term of none of the four types
-        return None
-    name, rule = cleaned.name, cleaned.rule or rule
-    label = mention.label.value
-    short = acronym_key(mention.acronym) if mention.acronym else None
-    bare = _is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
-    if bare:
-        short = acronym_key(name)
-    return _Use(_form(name), name, mention.name, mention.text, label,
-                type_weight(label, mention.source, mention.confidence), short, mention.acronym or name, bare, rule,
-                mention.role.rel_type, evidence)
+def _use(name: AdmittedName, evidence: CompactEvidence) -> _Use:
+    """An admitted name as the builder keeps it, with its type vote and evidence."""
+    mention = name.mention
+    label = mention.label.value if mention.label is not None else ""
+    return _Use(name.form, name.name, mention.name, mention.text, label,
+                type_weight(label, mention.source, mention.confidence), name.short, name.short_text, name.bare,
+                name.rule, mention.role.rel_type, evidence)
 
 
 def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:
@@ -405,7 +372,7 @@ def _qualified_forms(uses: list[_Use | None]) -> dict[str, set[str]]:
             for head, found in longer.items()}
 
 
-def _note_merges(node: dict, items: dict[tuple[str, str], set[str]]) -> None:
+def _note_merges(node: EntityNode, items: dict[tuple[str, str], set[str]]) -> None:
     """Add 'name [rule: papers]' lines to the node's `merged_from` for the other names merged into it."""
     lines = set(node.get("merged_from", []))
     for (name, rule), papers in items.items():
@@ -418,22 +385,7 @@ def _note_merges(node: dict, items: dict[tuple[str, str], set[str]]) -> None:
         node["merged_from"] = sorted(lines)
 
 
-@lru_cache(maxsize=1 << 16)  # names repeat across papers
-def _form(name: str) -> str:
-    """The form names are grouped under: canonical, singular, without hyphens and spaces."""
-    return match_form(canonical_name(name))
-
-
-@lru_cache(maxsize=1 << 16)
-def _is_short_form(name: str) -> bool:
-    """A one-word name with two capitals or a capital and a digit ('NLP', 'mBERT', 'XLM-R', 'T5')."""
-    if " " in name or len(name) > 15:
-        return False
-    capitals = sum(c.isupper() for c in name)
-    return capitals >= 2 or (capitals == 1 and any(c.isdigit() for c in name))
-
-
-def _add_alias(node: dict, alias: str) -> None:
+def _add_alias(node: EntityNode, alias: str) -> None:
     aliases = node["aliases"]
     if alias not in aliases:
         aliases.append(alias)

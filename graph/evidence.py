@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, get_type_hints
 
-FIELDS = ("paper", "sentence", "sentence_start", "start", "end", "extractor", "confidence")  # schema.Evidence's keys
+from paperkg.core.graph_model import Evidence
+
+FIELDS = tuple(get_type_hints(Evidence))  # paper, sentence, sentence_start, start, end, extractor, confidence
 
 
 class CompactEvidence(Mapping):

@@ -22,6 +22,7 @@ from typing import Any
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
 from paperkg.core.atomic import atomic_write, atomic_write_texts
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
@@ -50,9 +51,9 @@ def ordered(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     copy = nx.MultiDiGraph()
     copy.graph.update(sorted(graph.graph.items()))
     for key in sorted(graph.nodes):
-        copy.add_node(key, **dict(sorted(graph.nodes[key].items())))
-    for u, v, k in sorted(graph.edges(keys=True)):
-        copy.add_edge(u, v, key=k, **dict(sorted(graph.edges[u, v, k].items())))
+        copy.add_node(key, **dict(sorted(model.node_attrs(graph, key).items())))
+    for u, v, k, data in sorted_edges(graph):
+        copy.add_edge(u, v, key=k, **dict(sorted(data.items())))
     return copy
 
 
@@ -107,12 +108,12 @@ _LABELS = frozenset(label.value for label in NodeLabel)
 def _check_shape(graph: nx.MultiDiGraph) -> None:
     """What every command relies on: each node has one of paperkg's labels and a name, each edge a type
     (a hand-made or damaged file is refused here rather than failing later in a command)."""
-    for key, data in graph.nodes(data=True):
+    for key, data in model.nodes(graph):
         if data.get("label") not in _LABELS or not isinstance(data.get("name", ""), str):
             raise ValueError(f"node {str(key)[:80]!r} has no label of paperkg's ({', '.join(sorted(_LABELS))}) "
                              "or a name that is not text")
-    for source, target, data in graph.edges(data=True):
-        if not isinstance(data.get("type"), str):
+    for source, target, _, edge in model.edges(graph):
+        if not isinstance(edge.get("type"), str):
             raise ValueError(f"the edge {str(source)[:80]!r} -> {str(target)[:80]!r} has no type")
 
 
@@ -122,10 +123,11 @@ def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
     (its relation type, also in `interaction`) with the id 'source|TYPE|target'; sorted, XML-safe."""
     def nodes() -> Iterator[NodeRow]:
         for key in sorted(graph.nodes):
-            data = {name: value for name, value in graph.nodes[key].items() if name != "label"}
-            name = str(data.get("name", key))
+            attrs = model.node_attrs(graph, key)
+            data = {name: value for name, value in attrs.items() if name != "label"}
+            name = str(attrs.get("name", key))
             yield NodeRow(_xml_safe(key), _safe({**data, NODE_LABEL: name, CYTOSCAPE_NAME: name,
-                                                 NODE_TYPE: graph.nodes[key].get("label")}))
+                                                 NODE_TYPE: attrs.get("label")}))
 
     def edges() -> Iterator[EdgeRow]:
         for source, target, key, data in sorted_edges(graph):

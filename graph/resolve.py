@@ -17,8 +17,8 @@ from typing import NamedTuple
 from paperkg.core.schema import NodeLabel
 
 # A short form resolves corpus-wide to its dominant definition when that definition holds at least
-# this share of the papers defining the short form (measured on the ACL 2020-2021 slice: README,
-# "Acronyms, types and junk names").
+# this share of the papers defining the short form (measured on the ACL 2020-2021 slice: docs/quality.md,
+# "One thing, one node").
 DOMINANT_SHARE = 0.5
 # A definition is a sense of its own (bare mentions choose between senses by their paper's
 # entities) when this many papers define it.

@@ -13,6 +13,8 @@ from typing import IO, Any
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import EdgeAttrs
 from paperkg.core.characters import replace_invalid_characters
 
 from .evidence import json_default
@@ -39,10 +41,12 @@ def xml_attribute(value: str) -> str:
     return replace_invalid_characters(value, "\ufffd").translate(_ATTRIBUTE_ESCAPES)
 
 
-def sorted_edges(graph: nx.MultiDiGraph) -> Iterator[tuple[Any, Any, Any, dict[str, Any]]]:
+def sorted_edges(graph: nx.MultiDiGraph) -> Iterator[tuple[str, str, str, EdgeAttrs]]:
     """(source, target, key, data) in sorted order."""
     for source, target, key in sorted(graph.edges(keys=True)):
-        yield source, target, key, graph.edges[source, target, key]
+        data = model.edge_attrs(graph, source, target, key)
+        assert data is not None
+        yield source, target, key, data
 
 
 def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
@@ -56,7 +60,7 @@ def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
         handle.write((b",\n" if index else b"") + line({**data, "source": source, "target": target, "key": key}))
     handle.write(f'\n],\n"graph": {graph_attrs},\n"multigraph": true,\n"nodes": [\n'.encode("utf8"))
     for index, node in enumerate(sorted(graph.nodes)):
-        handle.write((b",\n" if index else b"") + line({**graph.nodes[node], "id": node}))
+        handle.write((b",\n" if index else b"") + line({**model.node_attrs(graph, node), "id": node}))
     handle.write(b"\n]}\n")
 
 

@@ -6,14 +6,14 @@ from typing import Any
 
 import networkx as nx
 
-from paperkg.core.schema import NodeLabel
+from paperkg.core import graph_model as model
 
 
 def graph_summary(graph: nx.MultiDiGraph, top: int) -> dict[str, Any]:
     """Counts per label and relationship type, and the `top` entities by papers (then PageRank, key)."""
-    nodes = Counter(d["label"] for _, d in graph.nodes(data=True))
-    edges = Counter(d["type"] for *_, d in graph.edges(data=True))
-    entities = sorted((d for _, d in graph.nodes(data=True) if d["label"] != NodeLabel.PAPER),
+    nodes = Counter(label for _, label in model.labels(graph))
+    edges = Counter(d["type"] for *_, d in model.edges(graph))
+    entities = sorted((d for _, d in model.entities(graph)),
                       key=lambda d: (-d.get("papers", 0), -d.get("pagerank", 0.0), d["key"]))[:top]
     return {"nodes": dict(sorted(nodes.items())), "edges": dict(sorted(edges.items())),
             "top": [{"key": d["key"], "name": d["name"], "label": d["label"], "papers": d.get("papers", 0),

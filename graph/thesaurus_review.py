@@ -14,9 +14,10 @@ from difflib import SequenceMatcher
 
 import networkx as nx
 
-from paperkg.core.schema import NodeLabel
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import EntityNode
 
-from .canonical import match_form
+from paperkg.core.canonical import match_form
 
 HEADER = "label\treplace by"
 SIMILAR = 0.9          # SequenceMatcher ratio of two names' compared forms for a candidate
@@ -29,7 +30,7 @@ _SHORT = re.compile(r"^[A-Z][A-Za-z]*[A-Z]s?$")  # letters only, two capitals or
 
 def thesaurus_text(graph: nx.MultiDiGraph) -> str:
     """The thesaurus file of a graph: header, merges made (active), candidate merges (commented)."""
-    entities = {key: data for key, data in graph.nodes(data=True) if data.get("label") != NodeLabel.PAPER}
+    entities = dict(model.entities(graph))
     made = merges_made(entities)
     lines = [HEADER, f"# merges made ({len(made)}), each after the rule and papers that made it; a merge "
                      "made paper by paper is commented (as a row it would apply to every paper)"]
@@ -42,7 +43,7 @@ def thesaurus_text(graph: nx.MultiDiGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def merges_made(entities: dict[str, dict]) -> list[tuple[str, str, str, str]]:
+def merges_made(entities: dict[str, EntityNode]) -> list[tuple[str, str, str, str]]:
     """(name, node name, rule, papers) for each name the builder merged into a node."""
     rows = []
     for data in entities.values():
@@ -53,10 +54,10 @@ def merges_made(entities: dict[str, dict]) -> list[tuple[str, str, str, str]]:
     return sorted(rows)
 
 
-def similar_names(entities: dict[str, dict]) -> list[tuple[str, str, str]]:
+def similar_names(entities: dict[str, EntityNode]) -> list[tuple[str, str, str]]:
     """(smaller node's name, larger node's name, why) for names spelt almost alike, compared within the
     names sharing their first three letters."""
-    buckets: dict[str, list[dict]] = defaultdict(list)
+    buckets: dict[str, list[EntityNode]] = defaultdict(list)
     for data in entities.values():
         form = match_form(data["canonical"])
         if len(form) >= MIN_SIMILAR_CHARS:
@@ -73,10 +74,10 @@ def similar_names(entities: dict[str, dict]) -> list[tuple[str, str, str]]:
     return found
 
 
-def acronym_letters(entities: dict[str, dict]) -> list[tuple[str, str, str]]:
+def acronym_letters(entities: dict[str, EntityNode]) -> list[tuple[str, str, str]]:
     """(short form, multi-word name, why) where a bare short-form node's letters are the initials of
     another node's name and no definition joined them."""
-    by_initials: dict[str, list[dict]] = defaultdict(list)
+    by_initials: dict[str, list[EntityNode]] = defaultdict(list)
     for data in entities.values():
         words = data["name"].replace("-", " ").split()
         if len(words) >= 2 and all(_WORD.match(word) for word in words):
@@ -92,11 +93,11 @@ def acronym_letters(entities: dict[str, dict]) -> list[tuple[str, str, str]]:
     return found
 
 
-def _letters(data: dict) -> str:
+def _letters(data: EntityNode) -> str:
     """The letters of a name: names that differ in symbols only ('DrivaerNet', 'DrivaerNet++') are versions."""
     return "".join(c for c in data["canonical"] if c.isalpha())
 
 
-def _digits(data: dict) -> str:
+def _digits(data: EntityNode) -> str:
     """The digits of a name: 'GPT-3.5' and 'GPT-4' or 'WMT14' and 'WMT16' are different things."""
     return "".join(c for c in data["canonical"] if c.isdigit())

@@ -7,21 +7,24 @@ Bursts are Kleinberg's two-state automaton over the yearly counts against the ye
 CiteSpace's defaults (bursts.py). Rising and fading is the least-squares slope of the yearly share
 over the window (percentage points a year), for entities in at least `min_papers` papers there.
 Everything is computed from `Occurrences` (which papers, of which year, name which entities), read
-from a NetworkX graph here or streamed from graph.json by trends_file.py.
+from a NetworkX graph. A build computes the trends once and saves them beside the graph (trends.json:
+`Trends.to_json`, read back with `Trends.from_json`).
 """
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from paperkg.core.schema import PAPER_REL_TYPES, NodeLabel
+from paperkg.core import graph_model as model
+from paperkg.core.schema import PAPER_REL_TYPES, read_versioned
 
 from .bursts import GAMMA, STATE_RATIO, detect_bursts
 
-if TYPE_CHECKING:  # `paperkg trends` reads graph.json without NetworkX (trends_file.py)
+if TYPE_CHECKING:  # `paperkg trends` reads a build's trends.json without NetworkX
     import networkx as nx
 
 WINDOW = 5            # years over which risers and fallers are measured (the last ones of the range)
@@ -29,6 +32,8 @@ MIN_PAPERS = 3        # papers an entity needs in the window to be ranked as ris
 FIRST_PAPERS = 3      # papers kept from an entity's first year
 BURST_PAPERS = 5      # papers kept from a burst's first year
 _RELATIONS = {rel.value for rel in PAPER_REL_TYPES}
+TRENDS_KEY = "paperkg_trends"  # the version field of trends.json
+TRENDS_VERSION = 1
 
 Sentences = Callable[[Iterable[tuple[str, str]]], dict[tuple[str, str], str]]
 
@@ -154,6 +159,26 @@ class Trends:
                 "window": list(self.window), "undated_papers": self.undated, "parameters": dict(self.parameters),
                 "entities": {e.key: asdict(e) for e in chosen}}
 
+    def to_json(self) -> str:
+        """trends.json: the version and every entity's record, one entity a line (its keys sorted)."""
+        head = {TRENDS_KEY: TRENDS_VERSION, **self.to_dict({})}
+        del head["entities"]
+        lines = [json.dumps(key, ensure_ascii=False) + ": " + json.dumps(asdict(entity), sort_keys=True,
+                                                                          ensure_ascii=False)
+                 for key, entity in self.entities.items()]
+        return (json.dumps(head, ensure_ascii=False)[:-1] + ',\n"entities": {\n'  # parameters in their order
+                + ",\n".join(lines) + "\n}}\n")
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> Trends:
+        """The trends of a trends.json; SchemaError naming `where` when it is not one of this version."""
+        def make(data: dict[str, Any]) -> Trends:
+            return cls(tuple(item["year"] for item in data["years"]), tuple(item["papers"] for item in data["years"]),
+                       (data["window"][0], data["window"][1]),
+                       {key: _entity_trend(item) for key, item in data["entities"].items()},
+                       data["undated_papers"], dict(data["parameters"]))
+        return read_versioned(text, TRENDS_KEY, TRENDS_VERSION, where, "trends file", make)
+
     def to_frame(self) -> Any:
         """One row per entity and year it has papers in (pandas, when installed)."""
         import pandas as pd  # optional: the rest of this module does not need it
@@ -164,31 +189,40 @@ class Trends:
         return pd.DataFrame(rows)
 
 
+def _entity_trend(data: dict[str, Any]) -> EntityTrend:
+    """An EntityTrend from its asdict form."""
+    return EntityTrend(data["key"], data["name"], data["type"], data["papers"], data["first_year"],
+                       tuple(YearCount(**point) for point in data["years"]),
+                       tuple(PaperRef(**paper) for paper in data["first_papers"]),
+                       tuple(Burst(burst["start"], burst["end"], burst["strength"],
+                                   tuple(PaperRef(**paper) for paper in burst["papers"])) for burst in data["bursts"]),
+                       data["slope"])
+
+
 def occurrences(graph: nx.MultiDiGraph) -> Occurrences:
     """What trends need, read from a graph in memory."""
     years, titles, undated = {}, {}, 0
-    for key, data in graph.nodes(data=True):
-        if data.get("label") == NodeLabel.PAPER:
-            year = paper_year(data.get("year"))
-            if year is None:
-                undated += 1
-            else:
-                years[key] = year
-                titles[key] = str(data.get("name") or data.get("paper_id") or key)
+    for key, data in model.papers(graph):
+        year = paper_year(data.get("year"))
+        if year is None:
+            undated += 1
+        else:
+            years[key] = year
+            titles[key] = str(data.get("name") or data.get("paper_id") or key)
     entities: dict[str, tuple[str, str]] = {}
     papers_of: dict[str, list[str]] = {}
     for source, target, kind in graph.edges(keys=True):
         if source in years and kind in _RELATIONS:
             if target not in entities:
-                data = graph.nodes[target]
-                entities[target] = (str(data.get("label", "")), str(data.get("name", target)))
+                attrs = model.node_attrs(graph, target)
+                entities[target] = (str(attrs.get("label", "")), str(attrs.get("name", target)))
                 papers_of[target] = []
             papers_of[target].append(source)
 
     def sentences(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
         found = {}
         for paper, entity in pairs:
-            edges = graph.get_edge_data(paper, entity) or {}
+            edges = model.between(graph, paper, entity)
             evidence = [ev for kind in sorted(edges) for ev in edges[kind].get("evidence", [])]
             found[(paper, entity)] = str(evidence[0]["sentence"]) if evidence else ""
         return found
@@ -245,6 +279,13 @@ def compute_trends(occ: Occurrences, *, since: int | None = None, until: int | N
     if not with_papers:
         return found
     return add_papers(found, occ, [key for key, e in found.entities.items() if e.papers >= min_papers or e.bursts])
+
+
+def is_default(options: dict[str, Any]) -> bool:
+    """Whether compute_trends with these options gives the trends a build saves (the defaults, with papers)."""
+    defaults = {"since": None, "until": None, "window": WINDOW, "min_papers": MIN_PAPERS, "s": STATE_RATIO,
+                "gamma": GAMMA, "with_papers": True}
+    return all(defaults.get(name, object()) == value for name, value in options.items())
 
 
 class _Window:

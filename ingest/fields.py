@@ -31,7 +31,7 @@ from paperkg.core.schema import PaperRecord
 from paperkg.ingest.normalize import normalize_inline, normalize_text
 from paperkg.ingest.tables import read_table
 
-MAX_ABSTRACT_CHARS = 100_000
+MAX_ABSTRACT_CHARS = 100_000  # a longer abstract is skipped with a warning (read_records' max_abstract_chars)
 
 
 class RecordError(ValueError):

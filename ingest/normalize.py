@@ -85,7 +85,7 @@ def choose_code_url(urls: list[str] | tuple[str, ...]) -> str | None:
 
 # --- Unicode and HTML -------------------------------------------------------------------
 
-MAX_ROUNDS = 4  # normalisation rounds; real abstracts are stable after the first (see README)
+MAX_ROUNDS = 4  # normalisation rounds; real abstracts are stable after the first (docs/guides/inputs.md)
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff\ue000\ue001\ue002"))
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 _HTML_TAG = re.compile(

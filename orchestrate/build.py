@@ -20,14 +20,16 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from paperkg.core import graph_model as model
 from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import FileEntry, Manifest, describe_files, digest, read_manifest, verify
-from paperkg.core.output_folder import checked_output, names_folder
+from paperkg.core.manifest import MANIFEST, FileEntry, Manifest, describe_files, digest, read_manifest, verify
+from paperkg.core.output_folder import checked_output, names_file_only, names_folder
 from paperkg.core.output_guard import check_folder_kind
 from paperkg.core.schema import Extraction
 from paperkg.ingest.input_files import display_name
 from paperkg.ingest.source import is_stream
+from paperkg.orchestrate.artifact import LAYERS, write_layers
 from paperkg.orchestrate.extraction_store import ExtractionStore
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
@@ -37,8 +39,11 @@ from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 if TYPE_CHECKING:
     import networkx as nx
 
+    from paperkg.admit.refusals import RefusalTable
+    from paperkg.graph.trends import Trends
+
 GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
-OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE)
+OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE, *LAYERS)
 SPOOL = ".new-extractions.jsonl"
 
 
@@ -70,6 +75,7 @@ class BuildSummary:
     build_id: str = ""
     steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
     graph: nx.MultiDiGraph | None = None  # the graph written (None when nothing was): `build --neo4j` pushes it
+    trends: Trends | None = None          # its trends, as written (the push's trend properties)
 
 
 @dataclass
@@ -82,9 +88,9 @@ class _Staged:
 
 
 def check_build_folder(output: Path) -> None:
-    """-o of a build names a folder (an existing file: the output folder check says so), and not one of
-    extraction shards."""
-    if not output.exists() and not names_folder(output):
+    """-o of a build names a folder: any name but one with a file type's extension (an existing file: the output
+    folder check says so), and not one of extraction shards."""
+    if not output.exists() and names_file_only(output):
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
                            f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
                            ExitCode.USAGE)
@@ -98,7 +104,7 @@ def extraction_target(output: Path | None, dask: bool) -> Path:
         target = output or Path("out/extractions.jsonl")
         return target / EXTRACTIONS if names_folder(target) else target
     target = output or Path("out/shards")
-    if not target.exists() and not names_folder(target):
+    if not target.exists() and names_file_only(target):
         raise PaperkgError(f"-o {target}: with --dask, extraction writes one shard per partition, so -o names a "
                            f"folder: use -o {target.with_suffix('')}/.", ExitCode.USAGE)
     return target
@@ -106,7 +112,7 @@ def extraction_target(output: Path | None, dask: bool) -> Path:
 
 def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     """Read, extract, build the graph from every extraction line, and commit the outputs together."""
-    from paperkg.graph.thesaurus import read_thesaurus
+    from paperkg.admit.thesaurus import read_thesaurus
 
     started = time.perf_counter()
     run = Run.start(options.inputs, options.output, options.extract, console)
@@ -122,19 +128,20 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
         step = time.perf_counter()
-        graph = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
+        graph, refusals = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(run.read, staged.earlier_inputs)
-        exported = _write_graph_files(graph, out.staging, options, _title(inputs), summary.steps)
+        exported, summary.trends = _write_graph_files(graph, refusals, out.staging, options, _title(inputs),
+                                                      summary.steps)
         files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
         manifest = Manifest(files={name: files[name] for name in OUTPUTS}, inputs=inputs,
                             papers=_count_papers(graph), mode=mode)
         out.commit(manifest)
     summary.build_id, summary.papers_total, summary.graph = manifest.build_id, manifest.papers, graph
-    summary.written = [options.output / name for name in OUTPUTS]
-    summary.nodes = dict(sorted(Counter(d["label"] for _, d in graph.nodes(data=True)).items()))
-    summary.edges = dict(sorted(Counter(d["type"] for *_, d in graph.edges(data=True)).items()))
+    summary.written = [options.output / name for name in (*OUTPUTS, MANIFEST)]
+    summary.nodes = dict(sorted(Counter(label for _, label in model.labels(graph)).items()))
+    summary.edges = dict(sorted(Counter(data["type"] for *_, data in model.edges(graph)).items()))
     summary.warnings = run.warnings
     summary.seconds = time.perf_counter() - started
     return summary
@@ -303,18 +310,20 @@ def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[
     return len(new - known), len(new & known)
 
 
-def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str], run: Run) -> nx.MultiDiGraph:
-    """Write extractions.jsonl and build the graph from the same lines, in paper-id order."""
+def _graph_from_store(store: ExtractionStore, target: Path, thesaurus: dict[str, str],
+                      run: Run) -> tuple[nx.MultiDiGraph, RefusalTable]:
+    """Write extractions.jsonl, admit the same lines and build the graph from them, in paper-id order; the graph
+    and the refusals."""
+    from paperkg.admit.admission import admit
     from paperkg.graph.builder import GraphBuilder
-    from paperkg.graph.thesaurus import apply_thesaurus
 
     builder = GraphBuilder()
     with _collector_paused():
         with open(target, "w", encoding="utf8") as handle:
             for where, line in run.progress(store.sorted_lines(run.report), "building the graph"):
                 handle.write(line + "\n")
-                builder.add(apply_thesaurus(Extraction.from_json(line, where), thesaurus))
-        return builder.finalize()
+                builder.add(admit(Extraction.from_json(line, where), thesaurus))
+        return builder.finalize(), builder.refusals
 
 
 @contextmanager
@@ -331,10 +340,11 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptions, title: str,
-                       steps: dict[str, float]) -> dict[str, FileEntry]:
-    """graph.graphml, graph.json and the two views into `folder`, each timed into `steps`; returns the
-    manifest entries of the files written in a forked copy (flushed to disk and digested there).
+def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: Path, options: BuildOptions,
+                       title: str, steps: dict[str, float]) -> tuple[dict[str, FileEntry], Trends]:
+    """graph.graphml, graph.json, the two views and the layers (trends.json, views.json, admission.json) into
+    `folder`, each timed into `steps`; returns the manifest entries of the files written in a forked copy
+    (flushed to disk and digested there), and the trends written.
 
     With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) the work
     is shared by three processes on the two cores: a forked copy of this one writes, flushes and
@@ -342,6 +352,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
     links); this one writes JSON and papers.html, then graph.html once the layout is back.
     """
     from paperkg.graph import exports
+    from paperkg.graph.trends import trends as graph_trends
     from paperkg.core.forked import run_forked
     from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
     from paperkg.viz.views import start_views
@@ -361,10 +372,14 @@ def _write_graph_files(graph: nx.MultiDiGraph, folder: Path, options: BuildOptio
         exports.write_json(graph, folder / JSON)
         steps[JSON] = time.perf_counter() - began
         began = time.perf_counter()
+        trends = graph_trends(graph)
+        steps["trends"] = time.perf_counter() - began
+        began = time.perf_counter()
         views.finish()
+        write_layers(folder, trends, views.layer(), refusals)
         steps["views"] = planned + time.perf_counter() - began
         steps[GRAPHML], entries = written.result()
-    return entries
+    return entries, trends
 
 
 def _flushed(folder: Path, names: list[str]) -> dict[str, FileEntry]:
@@ -377,7 +392,7 @@ def _flushed(folder: Path, names: list[str]) -> dict[str, FileEntry]:
 
 
 def _count_papers(graph: nx.MultiDiGraph) -> int:
-    return sum(1 for _, data in graph.nodes(data=True) if data["label"] == "Paper")
+    return sum(1 for _ in model.papers(graph))
 
 
 def _title(inputs: list[dict[str, Any]]) -> str:

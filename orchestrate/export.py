@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder, names_folder
+from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder
 from paperkg.core.output_guard import check_output
 
 class ExportFormat(str, Enum):
@@ -42,6 +42,8 @@ def _chosen_target(graph_file: Path, format: str | None, output: Path | None, en
         raise PaperkgError("--format vosviewer writes the entity map (VOSviewer's map and network files): add "
                            "--map.", ExitCode.USAGE)
     stem = "map" if entity_map else "graph"
+    if format in FOLDER_FORMATS and output is not None and not names_file_only(output):
+        return format, output
     if output is None or names_folder(output):
         chosen = format or DEFAULT_FORMAT
         folder = output or (graph_file if graph_file.is_dir() else graph_file.parent)
@@ -67,9 +69,10 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
 
     graph = exports.read_graph(graph_file)
     if entity_map:
+        from paperkg.orchestrate.artifact import views_layer
         from paperkg.viz.map_export import entity_map_table
 
-        graph = entity_map_table(graph)
+        graph = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)))
     if format in FOLDER_FORMATS:
         check_output_folder(target)
         return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)

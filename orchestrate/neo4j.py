@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from paperkg.cypher.library import NamedQuery
     from paperkg.cypher.writer import Neo4jTarget, PushReport
+    from paperkg.graph.trends import Trends
 
 
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
@@ -65,8 +66,10 @@ def counts_table(report: PushReport) -> Table:
 
 
 def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, batch_size: int | None = None,
-                  replace: bool = False, source: str = "", bulk_import: Path | None = None) -> PushReport:
-    """Push with a progress bar on a terminal (`err`) and print the counts table (also on a mismatch)."""
+                  replace: bool = False, source: str = "", bulk_import: Path | None = None,
+                  trends: Trends | None = None) -> PushReport:
+    """Push with a progress bar on a terminal (`err`) and print the counts table (also on a mismatch); `trends`:
+    the build's."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from paperkg.cypher.writer import CountMismatch, push_graph
@@ -76,7 +79,7 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("pushing", total=total)
         try:
-            report = push_graph(graph, target, replace=replace, source=source, bulk_import=bulk_import,
+            report = push_graph(graph, target, replace=replace, source=source, bulk_import=bulk_import, trends=trends,
                                 on_batch=lambda done: progress.advance(task, done), batch_size=batch_size or None)
         except CountMismatch as mismatch:
             Console().print(counts_table(mismatch.report))
@@ -90,11 +93,12 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
 
 def push(graph_file: Path, target: Neo4jTarget, err: Console, batch_size: int | None = None,
          replace: bool = False, bulk_import: Path | None = None) -> PushReport:
-    """Load a saved graph (graph.json or graph.graphml) and push it."""
+    """Load a saved graph (graph.json or graph.graphml) with its build's trends and push it."""
     from paperkg.graph.exports import read_graph
+    from paperkg.orchestrate.artifact import trends_layer
 
     return push_to_neo4j(read_graph(graph_file), target, err, batch_size=batch_size, replace=replace,
-                         source=str(graph_file), bulk_import=bulk_import)
+                         source=str(graph_file), bulk_import=bulk_import, trends=trends_layer(graph_file))
 
 
 def print_query_text(name: str) -> None:

@@ -33,13 +33,13 @@ PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server l
 # ~3 MB of records and lines.
 IN_FLIGHT_PER_JOB = 256
 # Abstracts read (and normalised) while the fork server loads the pipeline, before the first submit waits
-# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s (README "Performance").
+# for it: 3,072 real abstracts take this process ~2.3 s of CPU, the server ~2.7 s.
 READ_AHEAD = 3072
 # Without --jobs, an input of fewer abstracts (in whole batches) runs in this process. Workers fork with
 # the pipeline loaded, and the fork server loads it while this process reads ahead (this process then
 # imports no spaCy), so a pool costs little more start-up than extracting here: a new process and ~150 MB
 # for its duration. 32 abstracts take ~0.4 s of CPU, and two workers save half of that: from 128 abstracts
-# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py, README "Performance").
+# (4 batches of 32) the pool saves ~0.8 s (bench/bench_scale.py).
 AUTO_POOL = 128
 # Without --jobs, a forked copy of the build writes GraphML (and a forked worker lays the entity map out)
 # while the build writes JSON and the views from this many graph nodes (papers and entities): at the
@@ -129,29 +129,31 @@ def _serial(batches: Iterable[list[PaperRecord] | Alone], work: _Work) -> Iterat
 def _pooled(batches: Iterable[list[PaperRecord] | Alone], jobs: int, work: _Work,
             warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
-    processes: Mapping[int, multiprocessing.process.BaseProcess] = {}
+    workers: Mapping[int, multiprocessing.process.BaseProcess] = {}
     model, rules_only, batch_size = work.model, work.rules_only, work.batch_size
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
                                     initargs=(model, rules_only, _workers_parent(context))) as pool:
-            processes = pool._processes  # private, CPython's own: the workers, for their exit codes
+            workers = pool._processes  # private, but typeshed's: how a dead worker ended (see _died)
             batches = iter(batches)
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
             with _warming(warm if len(read) < ahead else None):
                 yield from _submitted(pool, chain(read, batches), in_flight, work)
     except BrokenProcessPool:
-        raise PaperkgError(f"an extraction worker process {_worker_end(processes)}; run again (with fewer --jobs if "
-                           "memory ran out).", ExitCode.FAILED) from None
+        raise PaperkgError(_died(workers), ExitCode.FAILED) from None
 
 
-def _worker_end(processes: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
-    """How the worker that broke the pool ended: the pool stops the others with SIGTERM, so another signal or an
-    exit code is the first worker's own."""
-    codes = sorted({process.exitcode for process in processes.values() if process.exitcode}, key=lambda code:
-                   code == -signal.SIGTERM)
-    return how_it_ended(codes[0]) if codes else "died"
+def _died(workers: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
+    """The sentence for a pool broken by a dead worker, from the workers' exit codes: the pool ends the
+    others with SIGTERM, so another code is the one that broke it."""
+    codes = [code for code in (worker.exitcode for worker in workers.values()) if code]
+    first = next((code for code in codes if code != -signal.SIGTERM), codes[0] if codes else None)
+    if first is None:
+        return "an extraction worker process died; run again."
+    advice = "run again with fewer --jobs" if first == -signal.SIGKILL else "run again"
+    return f"an extraction worker process {how_it_ended(first)}; {advice}."
 
 
 def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord] | Alone], in_flight: int,
@@ -295,7 +297,7 @@ def release_free_heap() -> None:
     """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): the fork
     server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
     after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
-    hardly lowers their peak, which is the batch's own activations (README "Performance")."""
+    hardly lowers their peak, which is the batch's own activations (docs/performance.md, "Memory")."""
     trim = getattr(libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
     if trim is not None:
         trim(0)

@@ -27,7 +27,8 @@ def print_build(summary: BuildSummary, inputs: list[Path], output: Path, out: Co
         out.print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in summary.steps.items()),
                   soft_wrap=True)
         out.print(count_table("Nodes", summary.nodes), count_table("Edges", summary.edges))
-        out.print(f"wrote build {summary.build_id}: " + escape(", ".join(str(p) for p in summary.written)))
+        out.print(f"wrote build {summary.build_id} in {escape(str(output))}: "
+                  + escape(", ".join(path.name for path in summary.written)), soft_wrap=True, highlight=False)
     elif summary.papers_skipped:
         out.print(f"0 new papers read ({summary.papers_skipped} already in the graph); the outputs in "
                   f"{escape(str(output))} are unchanged")

@@ -1,9 +1,10 @@
-"""`paperkg trends`: the options checked, the trends of a saved graph computed with the papers of the
-entities shown, and reported as terminal tables, JSON or a line of summary."""
+"""`paperkg trends`: the options checked, the trends of a saved graph (a build's trends.json, or computed with
+the papers of the entities shown for other options or a graph that is no build's), and reported as terminal
+tables, JSON or a line of summary."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -33,19 +34,26 @@ def check_trend_options(types: list[str], top: int, window: int, min_papers: int
 def graph_trends(graph_file: Path, *, types: list[str], top: int, since: int | None, until: int | None,
                  window: int, min_papers: int, page: bool) -> Trends:
     """The trends of the graph in `graph_file`, with the papers of the entities the tables, the JSON
-    and (with `page`) the trends page show; an error when no paper has a year."""
-    from paperkg.graph.trends import add_papers, compute_trends
-    from paperkg.graph.trends_file import read_occurrences
+    and (with `page`) the trends page show (a build's trends.json has them all); an error when no paper has
+    a year."""
+    from paperkg.graph.trends import add_papers, compute_trends, is_default, occurrences
+    from paperkg.orchestrate.artifact import trends_layer
 
-    occurrences = read_occurrences(graph_file)
-    trends = compute_trends(occurrences, since=since, until=until, window=window, min_papers=min_papers,
-                            with_papers=False)
-    keys = {entity.key for chosen in reported(trends, types, top).values() for entity in chosen}
-    if page:  # the page's module (and the view code it imports) only when a page is asked for
-        from paperkg.viz.trends_page import shown_keys
+    options: dict[str, Any] = {"since": since, "until": until, "window": window, "min_papers": min_papers}
+    stored = trends_layer(graph_file) if is_default(options) else None
+    if stored is not None:
+        trends = stored
+    else:
+        from paperkg.graph.exports import read_graph
 
-        keys |= shown_keys(trends, types, top)
-    trends = add_papers(trends, occurrences, sorted(keys))
+        found = occurrences(read_graph(graph_file))
+        trends = compute_trends(found, **options, with_papers=False)
+        keys = {entity.key for chosen in reported(trends, types, top).values() for entity in chosen}
+        if page:  # the page's module (and the view code it imports) only when a page is asked for
+            from paperkg.viz.trends_page import shown_keys
+
+            keys |= shown_keys(trends, types, top)
+        trends = add_papers(trends, found, sorted(keys))
     if not trends.years:
         span = f" in {since or '...'}-{until or '...'}" if since or until else ""
         raise PaperkgError(f"{graph_file}: no paper has a year{span}; trends need the papers' years "
@@ -95,8 +103,16 @@ def tables(trends: Trends, types: list[str], top: int) -> list[Table]:
 def summary(trends: Trends, graph_file: Path) -> str:
     """One line: the years, papers and how many entities were followed."""
     undated = f"; {trends.undated:,} papers without a year left out" if trends.undated else ""
-    return (f"{graph_file}: {sum(trends.year_papers):,} papers {trends.years[0]}-{trends.years[-1]}, "
-            f"{len(trends.entities):,} entities{undated}.")
+    years = f"of {trends.years[0]}" if len(trends.years) == 1 else f"{trends.years[0]}-{trends.years[-1]}"
+    return f"{graph_file}: {sum(trends.year_papers):,} papers {years}, {len(trends.entities):,} entities{undated}."
+
+
+def one_year(trends: Trends) -> str | None:
+    """Why there are no tables when every paper followed is of one year (None when there are several)."""
+    if len(trends.years) != 1:
+        return None
+    return (f"Every paper followed is of {trends.years[0]}, and bursts, risers and fallers compare years: trends "
+            "need papers of two years or more.")
 
 
 def _papers_between(entity: EntityTrend, start: int, end: int) -> int:

@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import names_folder
+from paperkg.core.output_folder import names_file_only, names_folder
 from paperkg.core.output_guard import check_output, check_views_folder, rewriting
 from paperkg.viz.options import MAP_FILE, PAPERS_FILE, ViewOptions
 
@@ -15,6 +15,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
     was written and how many entities it draws. A page without a title is named after the graph's folder."""
     from paperkg.graph.exports import graph_path, read_graph
+    from paperkg.orchestrate.artifact import views_layer
     from paperkg.viz.views import render_focus, start_views
 
     _check_output(output, focus)
@@ -29,20 +30,21 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
         with rewriting(redrawn):
-            pending = start_views(graph, folder, options)
+            pending = start_views(graph, folder, options, layer=views_layer(source))
             return pending.finish(), len(pending.selection.nodes)
     render_focus(graph, target, focus, options)
     return [target], 1
 
 
 def _check_output(output: Path | None, focus: str | None) -> None:
-    """-o names a folder for the two views, an .html file or a folder for a focus view."""
+    """-o names a folder for the two views (any name but a file type's), an .html file or a folder for a focus
+    view."""
     if output is None or names_folder(output):
         return
-    if focus is None:
+    if focus is None and names_file_only(output):
         raise PaperkgError(f"-o {output}: without --focus, -o names a folder (graph.html and papers.html "
                            "are written there).", ExitCode.USAGE)
-    if output.suffix.lower() != ".html":
+    if focus is not None and output.suffix.lower() != ".html":
         raise PaperkgError(f"-o {output}: a focus view is an HTML page: name the file .html, or name a folder "
                            "(focus.html is written there).", ExitCode.USAGE)
 

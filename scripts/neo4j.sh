@@ -8,11 +8,12 @@
 #   bash scripts/neo4j.sh reset     stop and delete the data (the next start sets the password anew)
 #
 # Settings (environment):
-#   PAPERKG_NEO4J_HOME  where jars, conf, data, logs live        (default: <repo>/.neo4j)
+#   PAPERKG_NEO4J_HOME  where jars, conf, data, logs live        (default: <repo>/.neo4j; the tests' server
+#                       runs from <repo>/.neo4j/tests, lib/ linked to this one: tests/neo4j_fixtures.py)
 #   NEO4J_VERSION       org.neo4j:neo4j version                  (default: 5.26.30, the 5.x LTS line)
 #   NEO4J_BROWSER_VERSION org.neo4j.client:neo4j-browser version (default: 5.24.0, the newest on Maven Central)
-#   NEO4J_BOLT_PORT     Bolt port on 127.0.0.1                   (default: 7687)
-#   NEO4J_HTTP_PORT     HTTP (Neo4j Browser at /browser/) on 127.0.0.1 (default: 7474)
+#   NEO4J_BOLT_PORT     Bolt port on 127.0.0.1                   (default: 7687; the tests pick their own)
+#   NEO4J_HTTP_PORT     HTTP (Neo4j Browser at /browser/) on 127.0.0.1 (default: 7474; the tests pick their own)
 #   NEO4J_PASSWORD      password of user neo4j                   (default: paperkg-neo4j; >= 8 chars)
 #   NEO4J_HEAP          JVM heap, initial = max                  (default: 1g)
 #   NEO4J_START_TIMEOUT seconds to wait for Bolt                 (default: 180)
@@ -182,8 +183,12 @@ wait_for_bolt() {
   done
 }
 
+running_bolt_port() { sed -n 's/^server\.bolt\.listen_address=.*://p' "$CONF_DIR/neo4j.conf" 2>/dev/null; }
+
 cmd_start() {
   if our_server_running; then
+    [[ "$(running_bolt_port)" == "$BOLT_PORT" ]] \
+      || die "the server of $NEO4J_HOME already runs with Bolt on port $(running_bolt_port), not $BOLT_PORT; stop it first"
     say "already running (pid $(cat "$NEO4J_HOME/run/neo4j.pid")), Bolt on 127.0.0.1:$BOLT_PORT"
     return
   fi

@@ -1,4 +1,4 @@
-"""Screenshots of the views for the README, taken in headless Chromium (rerun after a new model).
+"""Screenshots of the views for docs/guides/views.md, taken in headless Chromium (rerun after a new model).
 
     python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
 
@@ -53,7 +53,7 @@ def main() -> None:
         shots.append(_shot(page, docs / f"{prefix}-clusters.png"))
         page.select_option("#colour-by", "type")
         years = page.evaluate("JSON.parse(document.getElementById('graph-data').textContent).years")
-        if years and years[0] != years[1]:
+        if years and years["first"] != years["last"]:
             page.select_option("#colour-by", "year")
             page.wait_for_timeout(500)
             shots.append(_shot(page, docs / f"{prefix}-year.png"))
@@ -91,7 +91,7 @@ def main() -> None:
             // the paper with the most entities among those drawn clear of the legend and the panel; click it
             const data = JSON.parse(document.getElementById('graph-data').textContent);
             const view = window.paperkgView.network, box = document.getElementById('network').getBoundingClientRect();
-            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role[1].length, 0);
+            const count = (panel) => (panel.roles || []).reduce((n, role) => n + role.entities.length, 0);
             const order = data.panels.map((panel, i) => i).filter(i => data.nodes[i].kind === 'Paper')
                 .sort((a, b) => count(data.panels[b]) - count(data.panels[a]) || a - b);
             for (const i of order) {

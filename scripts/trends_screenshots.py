@@ -1,4 +1,4 @@
-"""Screenshots of trends.html for the README, taken in headless Chromium.
+"""Screenshots of trends.html for docs/guides/trends.md, taken in headless Chromium.
 
     python scripts/trends_screenshots.py out/trends.html [--prefix acl] [--entity BERT] [--docs docs/]
 

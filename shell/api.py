@@ -33,8 +33,9 @@ def build_graph(records: Iterable[PaperRecord], graph: nx.MultiDiGraph | None = 
 
 def graph_from_extractions(extractions: Iterable[Extraction], graph: nx.MultiDiGraph | None = None) -> nx.MultiDiGraph:
     """Build the graph from Extraction records (e.g. read back from extractions.jsonl) without spaCy."""
+    from paperkg.admit.admission import admit_all
     from paperkg.graph.builder import GraphBuilder
 
     builder = GraphBuilder(graph)
-    builder.add_all(extractions)
+    builder.add_all(admit_all(extractions))
     return builder.finalize()

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view
+from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
@@ -144,7 +144,8 @@ def build(
         show_default=False)] = None,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
-    extractions.jsonl and manifest.json, replacing the previous ones together or not at all."""
+    papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
+    manifest.json, replacing the previous ones together or not at all."""
     from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
     from paperkg.orchestrate.report import print_build
     from paperkg.orchestrate.run import ExtractSettings
@@ -166,7 +167,7 @@ def build(
     if target is not None and summary.graph is not None:  # the graph just written, not read back from disk
         from paperkg.orchestrate.neo4j import push_to_neo4j
 
-        push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"))
+        push_to_neo4j(summary.graph, target, err, source=str(output / "graph.json"), trends=summary.trends)
     if summary.warnings:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
@@ -250,7 +251,7 @@ def stats(
     print_stats(graph_file, top, as_json, Console())
 
 
-for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends):
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why):
     _commands.register(app)
 
 

@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
         from paperkg.core.output_guard import check_output
         from paperkg.graph.exports import graph_path
-        from paperkg.orchestrate.trends import check_trend_options, graph_trends, report, summary, tables
+        from paperkg.orchestrate.trends import check_trend_options, graph_trends, one_year, report, summary, tables
 
         check_trend_options(types, top, window, min_papers, since, until, output)
         target = None if output is None else output if output.suffix.lower() == ".html" else output / "trends.html"
@@ -54,8 +54,7 @@ def register(app: typer.Typer) -> None:
         else:
             out = Console()
             out.print(escape(summary(trends, graph_file)), highlight=False)
-            for table in tables(trends, types, top):
-                out.print(table)
+            out.print(*[one_year(trends)] if one_year(trends) else tables(trends, types, top), highlight=False)
         if target is not None:
             from paperkg.viz.trends_page import write_trends_page
 

@@ -43,9 +43,9 @@ class Settings:
     pipeline: Path | None = None       # a trained model or saved pipeline directory; None: the shipped one
     benchmarks: Path | None = None     # the public benchmarks (eval, train)
     corpus: Path | None = None         # the shared abstracts, abstracts.jsonl.gz (train: the termhood table)
-    neo4j_uri: str = "bolt://localhost:7687"
+    neo4j_uri: str = "bolt://localhost:7687"  # the server `push`, `query` and `build --neo4j` talk to
     neo4j_user: str = "neo4j"
-    neo4j_password: str | None = field(default=None, repr=False)
+    neo4j_password: str | None = field(default=None, repr=False)  # else asked for on a terminal; never printed
     neo4j_database: str = "neo4j"
     config_file: Path | None = None    # the file that was read, if any
     config_found: bool = False         # that file is ./paperkg.toml, found in the working directory

@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 from browser import _chromium, context  # noqa: E402, F401 - the browser tests' fixtures
 from cli_helpers import CORPUS, ROOT, run_cli  # noqa: E402
-from neo4j_fixtures import clean_neo4j, neo4j_target, neo4j_turn  # noqa: E402, F401 - the Neo4j tests' fixtures
+from neo4j_fixtures import clean_neo4j, neo4j_server, neo4j_target, neo4j_turn  # noqa: E402, F401 - Neo4j fixtures
 
 SHARED = Path(os.environ.get("PAPERKG_SHARED", ROOT.parent / "shared"))
 
@@ -69,7 +69,8 @@ def shared() -> Path:
 # (scripts/test.sh, as CI, passes both). The help says why each is out of the default run.
 OPT_IN = {"training": "also run the `paperkg train` smoke run (marker `training`, about 10 s)",
           "acceptance": "also run the acceptance tier (marker `acceptance`): the 1,000-abstract corpus build, the "
-                        "builds killed to check no process outlives them, a real Dask cluster; about 40 s of CPU"}
+                        "builds killed to check no process outlives them, a real Dask cluster, a plain install into a "
+                        "fresh environment building 2,000 abstracts, a test run beside a Neo4j on 7687; minutes"}
 
 
 def _left_out(config: pytest.Config) -> list[str]:

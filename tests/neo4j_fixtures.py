@@ -1,17 +1,24 @@
 """Fixtures for the tests that need the real Neo4j server (marked `neo4j`).
 
-`neo4j_target` starts the server with scripts/neo4j.sh (or uses the one already answering on
-NEO4J_BOLT_PORT, 7687 by default) and stops it at the end only if the run started it; `neo4j_turn`
-(autouse, conftest.py) gives each `neo4j` module the database to itself.
-`clean_neo4j` empties the database before a test; it refuses to touch a database holding
-labels other than paperkg's and the tests' own, so a developer's data is never wiped.
+The tests use only a server they started: scripts/neo4j.sh runs it from a home of their own
+(`TEST_HOME`: .neo4j/tests beside the jars, or PAPERKG_TEST_NEO4J_HOME) on Bolt and HTTP ports of their own
+(free ports picked at the start, or NEO4J_BOLT_PORT and NEO4J_HTTP_PORT), never 7687 unless named. A server
+that answers on those ports and is not the test home's fails the run in one sentence, untouched; the test
+home's server left running by an earlier run (PAPERKG_NEO4J_KEEP=1) is used again. `neo4j_server` starts it
+once for the run's pytest-xdist workers, and the last worker stops what the run started; `neo4j_turn`
+(autouse, conftest.py) gives each `neo4j` module the database to itself. `clean_neo4j` empties the database
+before a test.
 """
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import re
+import socket
 import subprocess
 from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -25,16 +32,85 @@ if TYPE_CHECKING:  # conftest imports this module: the driver and NetworkX load 
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "neo4j.sh"
-BOLT_PORT = os.environ.get("NEO4J_BOLT_PORT", "7687")
+JARS_HOME = Path(os.environ.get("PAPERKG_NEO4J_HOME") or ROOT / ".neo4j")  # where scripts/test.sh installs the jars
+TEST_HOME = Path(os.environ.get("PAPERKG_TEST_NEO4J_HOME") or JARS_HOME / "tests")
 PASSWORD = os.environ.get("NEO4J_PASSWORD", "paperkg-neo4j")
 OTHER_LABEL = "PaperkgTestOther"  # a label that is not paperkg's, for the --replace test
 
 
-def _script(command: str) -> subprocess.CompletedProcess:
-    """Run `scripts/neo4j.sh COMMAND` with the tests' port and password."""
-    env = {**os.environ, "NEO4J_BOLT_PORT": BOLT_PORT, "NEO4J_PASSWORD": PASSWORD}
-    return subprocess.run(["bash", str(SCRIPT), command], env=env, capture_output=True, text=True,
+@dataclass(frozen=True)
+class TestServer:
+    """The tests' server: its home, its ports, and whether this run started it (and so stops it)."""
+
+    __test__ = False  # not a test class, whatever its name
+    home: str
+    bolt: int
+    http: int
+    started: bool = False
+
+    @property
+    def uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt}"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:port."""
+    with socket.socket() as sock:
+        sock.settimeout(2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def neo4j_script(command: str, home: Path, bolt: int, http: int, **env: str) -> subprocess.CompletedProcess:
+    """Run `scripts/neo4j.sh COMMAND` for the server of `home` on these ports (its jars shared with JARS_HOME's)."""
+    home.mkdir(parents=True, exist_ok=True)
+    if not (home / "lib").exists() and (JARS_HOME / "lib").is_dir() and home != JARS_HOME:
+        (home / "lib").symlink_to((JARS_HOME / "lib").resolve(), target_is_directory=True)
+    variables = {**os.environ, "PAPERKG_NEO4J_HOME": str(home), "NEO4J_BOLT_PORT": str(bolt),
+                 "NEO4J_HTTP_PORT": str(http), "NEO4J_PASSWORD": PASSWORD, **env}
+    return subprocess.run(["bash", str(SCRIPT), command], env=variables, capture_output=True, text=True,
                           timeout=900)
+
+
+def _running_ports(home: Path) -> tuple[int, int] | None:
+    """The Bolt and HTTP ports of the server running from `home` (its pid file names a live process), else None."""
+    try:
+        os.kill(int((home / "run" / "neo4j.pid").read_text().split()[0]), 0)
+        conf = (home / "conf" / "neo4j.conf").read_text(encoding="utf8")
+    except (OSError, ValueError):
+        return None
+    ports = [re.search(rf"^server\.{kind}\.listen_address=.*:(\d+)$", conf, re.M) for kind in ("bolt", "http")]
+    return (int(ports[0].group(1)), int(ports[1].group(1))) if ports[0] and ports[1] else None
+
+
+def _start_test_server() -> TestServer:
+    """Start the tests' server (or find the test home's, still running); fail, touching nothing, when another
+    server answers on the ports the tests would use."""
+    running = _running_ports(TEST_HOME)
+    named = os.environ.get("NEO4J_BOLT_PORT"), os.environ.get("NEO4J_HTTP_PORT")
+    bolt = int(named[0]) if named[0] else running[0] if running else free_port()
+    http = int(named[1]) if named[1] else running[1] if running else free_port()
+    if running == (bolt, http):
+        return TestServer(str(TEST_HOME), bolt, http, started=False)
+    if running:
+        pytest.fail(f"the tests' Neo4j server in {TEST_HOME} runs on ports {running[0]}/{running[1]}, not "
+                    f"{bolt}/{http}; stop it (PAPERKG_NEO4J_HOME={TEST_HOME} bash scripts/neo4j.sh stop) or name "
+                    "its ports in NEO4J_BOLT_PORT and NEO4J_HTTP_PORT.")
+    for port in (bolt, http):
+        if answers(port):
+            pytest.fail(f"a server the tests did not start answers on 127.0.0.1:{port}, and the tests write only to "
+                        "their own: unset NEO4J_BOLT_PORT and NEO4J_HTTP_PORT (free ports are picked) or name free "
+                        "ones.")
+    result = neo4j_script("start", TEST_HOME, bolt, http)
+    if result.returncode != 0:
+        pytest.fail(f"scripts/neo4j.sh start failed:\n{result.stdout}\n{result.stderr}")
+    return TestServer(str(TEST_HOME), bolt, http, started=True)
 
 
 @contextmanager
@@ -52,25 +128,30 @@ def _held(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]
 
 
 @pytest.fixture(scope="session")
-def neo4j_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jTarget]:
-    """A running Neo4j 5 on 127.0.0.1:NEO4J_BOLT_PORT and the settings to reach it. The workers of a run
-    share it: the first starts it (if none answers), the last to finish stops what the run started."""
-    from paperkg.cypher.writer import Neo4jTarget
-
+def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestServer]:
+    """The tests' own Neo4j 5, shared by the run's workers: the first starts it, the last to finish stops it
+    when the run started it (unless PAPERKG_NEO4J_KEEP=1)."""
     with _held(tmp_path_factory, "neo4j-server") as shared:
-        users, started = shared / "neo4j-users", shared / "neo4j-started"
-        if _script("status").returncode != 0:
-            result = _script("start")
-            if result.returncode != 0:
-                pytest.fail(f"scripts/neo4j.sh start failed:\n{result.stdout}\n{result.stderr}")
-            started.touch()
+        users, record = shared / "neo4j-users", shared / "neo4j-server.json"
+        if record.exists():
+            server = TestServer(**json.loads(record.read_text()))
+        else:
+            server = _start_test_server()
+            record.write_text(json.dumps(asdict(server)))
         users.write_text(str(int(users.read_text() if users.exists() else 0) + 1))
-    yield Neo4jTarget(uri=f"bolt://127.0.0.1:{BOLT_PORT}", user="neo4j", password=PASSWORD)
+    yield server
     with _held(tmp_path_factory, "neo4j-server"):
         users.write_text(str(int(users.read_text()) - 1))
-        if users.read_text() == "0" and started.exists() and not os.environ.get("PAPERKG_NEO4J_KEEP"):
-            started.unlink()
-            _script("stop")
+        if users.read_text() == "0" and server.started and not os.environ.get("PAPERKG_NEO4J_KEEP"):
+            neo4j_script("stop", Path(server.home), server.bolt, server.http)
+
+
+@pytest.fixture(scope="session")
+def neo4j_target(neo4j_server: TestServer) -> Neo4jTarget:
+    """The settings that reach the tests' server."""
+    from paperkg.cypher.writer import Neo4jTarget
+
+    return Neo4jTarget(uri=neo4j_server.uri, user="neo4j", password=PASSWORD)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -122,7 +203,8 @@ def server_graph(target: Neo4jTarget, unordered: tuple[str, ...] = ()) -> tuple[
 
 
 def empty_database(target: Neo4jTarget) -> None:
-    """Delete every node, unless the database holds labels other than paperkg's and the tests'."""
+    """Delete every node of the tests' database (a second guard beside the server's own: not when it holds
+    labels other than paperkg's and the tests')."""
     from paperkg.cypher.rows import NODE_LABELS
     from paperkg.cypher.writer import PUSH_LABEL
 
@@ -130,7 +212,7 @@ def empty_database(target: Neo4jTarget) -> None:
     foreign = labels - set(NODE_LABELS) - {PUSH_LABEL, OTHER_LABEL}
     if foreign:
         pytest.fail(f"the Neo4j database at {target.uri} holds nodes labelled {sorted(foreign)}, "
-                    "which the tests would delete; point NEO4J_BOLT_PORT at a test server.")
+                    "which the tests would delete.")
     run_cypher(target, "MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 5000 ROWS")
     run_cypher(target, "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import networkx as nx
 
 from paperkg.core.schema import Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, Role
+from paperkg.admit.admission import admit_all
 from paperkg.graph.builder import GraphBuilder
 
 _SENTENCE = re.compile(r"\S.*?(?:[.!?](?=\s|$)|$)", re.DOTALL)
@@ -75,7 +76,7 @@ def _mention(abstract: str, spans: list[tuple[int, int]], term: Term) -> Mention
 def build(records: Iterable[Extraction]) -> nx.MultiDiGraph:
     """The graph GraphBuilder makes of the records (metrics included)."""
     builder = GraphBuilder()
-    builder.add_all(records)
+    builder.add_all(admit_all(records))
     return builder.finalize()
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION, Extraction, UndefinedAcronym
+from paperkg.admit.admission import admit
 from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.canonical import acronym_key, canonical_name, display_name, entity_key
+from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key
 
 
 @pytest.mark.parametrize("a, b", [
@@ -31,12 +32,12 @@ def test_data_set_names_keep_their_plural():
 
 def test_hyphen_variants_meet_in_one_node():
     builder = GraphBuilder()
-    builder.add(_record("p1", [{"text": "multimodal LLMs", "name": "multimodal large language model",
-                                "label": "Method"}]))
-    builder.add(_record("p2", [{"text": "multi-modal LLMs", "name": "multi-modal large language models",
-                                "label": "Method"}]))
-    builder.add(_record("p3", [{"text": "state-space models", "name": "state-space models", "label": "Method"}]))
-    builder.add(_record("p4", [{"text": "state space model", "name": "state space model", "label": "Method"}]))
+    builder.add(admit(_record("p1", [{"text": "multimodal LLMs", "name": "multimodal large language model",
+                                "label": "Method"}])))
+    builder.add(admit(_record("p2", [{"text": "multi-modal LLMs", "name": "multi-modal large language models",
+                                "label": "Method"}])))
+    builder.add(admit(_record("p3", [{"text": "state-space models", "name": "state-space models", "label": "Method"}])))
+    builder.add(admit(_record("p4", [{"text": "state space model", "name": "state space model", "label": "Method"}])))
     graph = builder.finalize()
     # one paper each: the tie goes to the first name in character order
     assert [k for k in graph if not k.startswith("paper:")] == ["method:multi-modal large language model",
@@ -72,10 +73,10 @@ def _record(paper_id, entities, relations=()):
 
 def test_acronym_and_long_form_are_one_node_across_papers():
     builder = GraphBuilder()
-    builder.add(_record("p1", [{"text": "Graph Transformers", "name": "Graph Transformers", "label": "Method",
-                                "acronym": "GTs"}]))
-    builder.add(_record("p2", [{"text": "graph transformers", "name": "graph transformers", "label": "Method",
-                                "acronym": "GTs"}]))
+    builder.add(admit(_record("p1", [{"text": "Graph Transformers", "name": "Graph Transformers", "label": "Method",
+                                "acronym": "GTs"}])))
+    builder.add(admit(_record("p2", [{"text": "graph transformers", "name": "graph transformers", "label": "Method",
+                                "acronym": "GTs"}])))
     graph = builder.finalize()
     node = graph.nodes["method:graph transformer"]
     assert node["acronym"] == "GT"
@@ -85,21 +86,21 @@ def test_acronym_and_long_form_are_one_node_across_papers():
 
 def test_same_short_form_two_long_forms_two_nodes():
     builder = GraphBuilder()
-    builder.add(_record("p1", [{"text": "Soft Actor Critic", "name": "Soft Actor Critic", "label": "Method",
-                                "acronym": "SAC"}]))
-    builder.add(_record("p2", [{"text": "Self-Attention Compression", "name": "Self-Attention Compression",
-                                "label": "Method", "acronym": "SAC"}]))
+    builder.add(admit(_record("p1", [{"text": "Soft Actor Critic", "name": "Soft Actor Critic", "label": "Method",
+                                "acronym": "SAC"}])))
+    builder.add(admit(_record("p2", [{"text": "Self-Attention Compression", "name": "Self-Attention Compression",
+                                "label": "Method", "acronym": "SAC"}])))
     graph = builder.finalize()
     assert sum(1 for _, d in graph.nodes(data=True) if d.get("acronym") == "SAC") == 2
 
 
 def test_undefined_acronym_resolves_to_the_one_definition():
     builder = GraphBuilder()
-    builder.add(_record("p1", [{"text": "Adaptive Reward Scaling", "name": "Adaptive Reward Scaling",
-                                "label": "Method", "acronym": "ARS"}]))
+    builder.add(admit(_record("p1", [{"text": "Adaptive Reward Scaling", "name": "Adaptive Reward Scaling",
+                                "label": "Method", "acronym": "ARS"}])))
     later = _record("p2", [])
     later.undefined_acronyms = [UndefinedAcronym(text="ARS", start=0, end=3, sentence=0)]
-    builder.add(later)
+    builder.add(admit(later))
     graph = builder.finalize()
     assert graph.has_edge("paper:p2", "method:adaptive reward scaling", key="MENTIONS")
 
@@ -107,16 +108,16 @@ def test_undefined_acronym_resolves_to_the_one_definition():
 def test_paper_added_twice_is_ignored():
     builder = GraphBuilder()
     record = _record("p1", [{"text": "BERT", "name": "BERT", "label": "Method"}])
-    assert builder.add(record) is True
-    assert builder.add(record) is False
+    assert builder.add(admit(record)) is True
+    assert builder.add(admit(record)) is False
     graph = builder.finalize()
     assert graph.nodes["method:bert"]["mentions"] == 1
 
 
 def test_one_paper_entity_edge_with_the_strongest_role():
     builder = GraphBuilder()
-    builder.add(_record("p1", [{"text": "FooNet", "name": "FooNet", "label": "Method", "role": "proposes"},
-                               {"text": "FooNet", "name": "FooNet", "label": "Method", "role": "mentions"}]))
+    builder.add(admit(_record("p1", [{"text": "FooNet", "name": "FooNet", "label": "Method", "role": "proposes"},
+                               {"text": "FooNet", "name": "FooNet", "label": "Method", "role": "mentions"}])))
     graph = builder.finalize()
     assert list(graph["paper:p1"]["method:foonet"]) == ["PROPOSES"]
     assert graph["paper:p1"]["method:foonet"]["PROPOSES"]["count"] == 2

@@ -2,6 +2,8 @@
 one sentence saying what to do, with exit code 2 (3: finished, but with nothing to draw)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from cli_helpers import CORPUS, run_cli
 
@@ -89,6 +91,22 @@ def test_build_o_with_a_file_extension_is_refused(tmp_path):
     assert _mistake("build", str(CORPUS), "-o", str(tmp_path / "out.json")) == (
         f"error: -o {tmp_path}/out.json: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
         f"names a folder: use -o {tmp_path}/out/ (or {tmp_path}/out.json/ to keep the name).")
+
+
+def test_build_o_any_other_name_is_the_folder_and_the_summary_lists_what_it_wrote_on_one_line(tmp_path):
+    said = run_cli("build", str(min(CORPUS.glob("*.txt"))), "--no-model", "-o", str(tmp_path / "out.d")).stdout
+    manifest = json.loads((tmp_path / "out.d" / "manifest.json").read_text(encoding="utf8"))
+    assert said.splitlines()[-1] == (f"wrote build {manifest['build_id']} in {tmp_path}/out.d: extractions.jsonl, "
+                                     "graph.graphml, graph.json, graph.html, papers.html, manifest.json")
+
+
+def test_views_and_csv_exports_take_any_folder_name_but_a_file_types(built, tmp_path):
+    run_cli("view", str(built), "-o", str(tmp_path / "views.d"))
+    run_cli("export", str(built), "--format", "csv", "-o", str(tmp_path / "csv.d"))
+    assert (tmp_path / "views.d" / "graph.html").is_file() and (tmp_path / "csv.d" / "nodes.csv").is_file()
+    assert _mistake("view", str(built), "-o", str(tmp_path / "views.json")) == (
+        f"error: -o {tmp_path}/views.json: without --focus, -o names a folder (graph.html and papers.html are "
+        "written there).")
 
 
 def test_extract_o_a_folder_writes_extractions_jsonl_in_it(tmp_path):

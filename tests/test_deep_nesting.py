@@ -68,7 +68,7 @@ def test_a_record_too_deep_for_the_latex_parser_is_one_warning_and_the_rest_is_b
 @pytest.mark.slow
 def test_forty_thousand_characters_of_nested_parentheses_are_built(tmp_path):
     """135 s before the tokenizer's and the acronym finder's quadratic paths were closed; seconds now
-    (measured, not asserted: see the README)."""
+    (measured, not asserted: docs/performance.md)."""
     source = write_papers(tmp_path / "a.jsonl", [{"id": "parens", "abstract": "We propose Net " + "(" * 20_000
                                                   + "x" + ")" * 20_000}])
     run_cli("build", str(source), "-o", str(tmp_path / "out"), "--no-model")

@@ -105,7 +105,7 @@ def test_cli_scores_the_dev_set_and_names_wrong_input(tmp_path):
 
 
 def test_dev_set_rows_come_from_the_sampler_description():
-    """The README's recipe: arXiv rows cross-listed outside CS (the sampler's own filter)."""
+    """docs/quality.md's recipe: arXiv rows cross-listed outside CS (the sampler's own filter)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("sampler", ROOT / "bench" / "acronym_dev_sample.py")

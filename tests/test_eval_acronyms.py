@@ -112,7 +112,7 @@ def test_held_out_split_is_deterministic_and_about_thirty_percent():
     ids = [f"DEV-{n}" for n in range(2000)]
     share = sum(map(is_held_out, ids)) / len(ids)
     assert 0.25 < share < 0.35
-    # Pinned: the held-out figures in the README depend on exactly this split.
+    # Pinned: the held-out figures in docs/quality.md depend on exactly this split.
     assert [n for n in range(20) if is_held_out(f"DEV-{n}")] == [1, 3, 4, 8, 11, 12, 13]
 
 

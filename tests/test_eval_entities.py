@@ -86,7 +86,7 @@ def test_overlap_scores_are_the_share_of_mentions_overlapping_one_of_the_same_la
 
 @pytest.mark.slow
 def test_eval_entities_command_on_three_scier_dev_papers(shared, tmp_path):
-    """The first three of SciER dev's ten papers (the README's figure is the whole file's, 0.749)."""
+    """The first three of SciER dev's ten papers (docs/quality.md's figure is the whole file's, 0.749)."""
     papers = (shared / "benchmarks" / "scier" / "dev.jsonl").read_text(encoding="utf8").splitlines(keepends=True)
     (tmp_path / "dev3.jsonl").write_text("".join(papers[:3]), encoding="utf8")
     result = run_cli("eval", "entities", str(tmp_path / "dev3.jsonl"), "--format", "scier", "--json")

@@ -8,6 +8,7 @@ import pytest
 
 from paperkg.core.schema import Extraction, PaperRecord
 from paperkg.extract.extraction import extract
+from paperkg.admit.admission import admit
 from paperkg.graph.builder import GraphBuilder
 from paperkg.viz.panel import PaperTable, evidence_item, link_panel, paper_panel
 
@@ -25,7 +26,7 @@ def record() -> Extraction:
 @pytest.fixture(scope="module")
 def graph(record: Extraction) -> nx.MultiDiGraph:
     builder = GraphBuilder()
-    builder.add(record)
+    builder.add(admit(record))
     return builder.finalize()
 
 
@@ -60,12 +61,12 @@ def test_every_mentions_highlight_in_the_panel_is_on_its_mention(graph: nx.Multi
 def test_the_paper_panel_marks_every_foonet_and_a_link_panel_its_sentence(graph: nx.MultiDiGraph) -> None:
     table = PaperTable(graph)
     panel = paper_panel(graph, "paper:p1", table, {}, [n for n in graph if not n.startswith("paper:")])
-    marked = [panel["abstract"][start:end] for start, end, _ in panel["marks"]]
+    marked = [panel["abstract"][mark["start"]:mark["end"]] for mark in panel["marks"]]
     assert marked.count("FooNet") == 5
     link = link_panel(graph, ("method:foonet", "dataset:imagenet"), ["paper:p1"], ["EVALUATED_ON"], 1, table)
-    for _, sentence, spans in link["evidence"]:
-        assert [sentence[start:end] for start, end in spans] in (["FooNet is evaluated on ImageNet"],
-                                                                  ["FooNet", "ImageNet"])
+    for quote in link["evidence"]:
+        assert [quote["sentence"][mark["start"]:mark["end"]] for mark in quote["marks"]] in (
+            ["FooNet is evaluated on ImageNet"], ["FooNet", "ImageNet"])
 
 
 def test_a_record_whose_spans_do_not_hold_its_sentences_is_refused() -> None:

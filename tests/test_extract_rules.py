@@ -6,7 +6,7 @@ from spacy.tokens import Span
 
 from paperkg.api import load_pipeline
 from paperkg.core.schema import Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType
-from paperkg.graph.thesaurus import apply_thesaurus, read_thesaurus
+from paperkg.admit.thesaurus import apply_thesaurus, read_thesaurus
 
 
 @pytest.fixture(scope="module")
@@ -165,8 +165,9 @@ def test_thesaurus_merges_and_drops(tmp_path):
                                                                    mention("FooNet")],
                         relations=[Relation(RelType.COMPARED_WITH, 0, 2, 0, "cue", 0.6),
                                    Relation(RelType.IS_A, 1, 2, 0, "cue", 0.5)])
-    result = apply_thesaurus(record, thesaurus)
+    result, dropped = apply_thesaurus(record, thesaurus)
     assert [e.name for e in result.entities] == ["large language model", "FooNet"]
+    assert [e.name for e in dropped] == ["neural networks"]
     assert result.relations == [Relation(RelType.COMPARED_WITH, 0, 1, 0, "cue", 0.6)]
 
 

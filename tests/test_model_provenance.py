@@ -1,4 +1,4 @@
-"""The shipped model is the one the README describes: its weights' checksum, version and provenance."""
+"""The shipped model is the one docs/quality.md describes: its weights' checksum, version and provenance."""
 from __future__ import annotations
 
 import json
@@ -12,9 +12,9 @@ from paperkg.extract.training.provenance import weights_checksum
 META = json.loads((DEFAULT_MODEL / "meta.json").read_text(encoding="utf8"))
 
 
-def test_weights_match_the_checksum_the_readme_states():
-    stated = re.search(r"weights SHA-256 `([0-9a-f]{64})`", (ROOT / "README.md").read_text(encoding="utf8"))
-    assert stated, "README.md states no model checksum"
+def test_weights_match_the_checksum_the_docs_state():
+    stated = re.search(r"weights SHA-256\s+`([0-9a-f]{64})`", (ROOT / "docs" / "quality.md").read_text(encoding="utf8"))
+    assert stated, "docs/quality.md states no model checksum"
     assert weights_checksum(DEFAULT_MODEL) == stated.group(1) == META["paperkg_weights_sha256"]
 
 

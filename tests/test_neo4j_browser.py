@@ -1,7 +1,6 @@
 """Neo4j Browser is served by the server scripts/neo4j.sh runs, at http://127.0.0.1:<HTTP port>/browser/."""
 from __future__ import annotations
 
-import os
 import urllib.request
 from html.parser import HTMLParser
 from urllib.parse import urljoin
@@ -10,7 +9,6 @@ import pytest
 
 pytestmark = pytest.mark.neo4j
 
-BROWSER_URL = f"http://127.0.0.1:{os.environ.get('NEO4J_HTTP_PORT', '7474')}/browser/"
 
 
 class PageOutline(HTMLParser):
@@ -42,15 +40,16 @@ def fetch(url: str) -> tuple[int, str, bytes]:
         return response.status, response.headers.get_content_type(), response.read()
 
 
-def test_browser_page_and_its_scripts_are_served(neo4j_target):
-    status, content_type, body = fetch(BROWSER_URL)
+def test_browser_page_and_its_scripts_are_served(neo4j_server):
+    browser = f"http://127.0.0.1:{neo4j_server.http}/browser/"
+    status, content_type, body = fetch(browser)
     assert (status, content_type) == (200, "text/html")
     page = PageOutline()
     page.feed(body.decode("utf-8"))
     assert page.title.strip() == "Neo4j Browser"
     assert any(source.startswith("app-") for source in page.scripts), page.scripts
     for source in page.scripts:
-        status, content_type, script = fetch(urljoin(BROWSER_URL, source))
+        status, content_type, script = fetch(urljoin(browser, source))
         assert status == 200 and content_type.endswith("javascript") and len(script) > 1000, source
 
 

@@ -2,31 +2,25 @@
 what a push leaves (properties, markers, digests, counts), and the next push finds nothing to write."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from graph_fixtures import sample_graph, sample_records
-from neo4j_fixtures import empty_database, replicate, ROOT, run_cypher, server_graph
+from neo4j_fixtures import TestServer, empty_database, replicate, run_cypher, server_graph
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.cypher.bulk_import import ARRAY_DELIMITER, LocalServer
+from paperkg.cypher.bulk_import import ARRAY_DELIMITER
 from paperkg.cypher.writer import Neo4jTarget, push_graph
 from paperkg.graph.exports import write_json
 
 pytestmark = pytest.mark.neo4j
 
-HOME = Path(os.environ.get("PAPERKG_NEO4J_HOME", ROOT / ".neo4j"))
-
-
 @pytest.fixture
-def local_home(clean_neo4j: Neo4jTarget) -> Path:
-    """The home of the server the tests use, when scripts/neo4j.sh runs it from there."""
-    if not LocalServer(HOME).running():
-        pytest.skip(f"the test server does not run from {HOME} (another server answers on its port)")
-    return HOME
+def local_home(clean_neo4j: Neo4jTarget, neo4j_server: TestServer) -> Path:
+    """The home of the tests' server (scripts/neo4j.sh runs it from there)."""
+    return Path(neo4j_server.home)
 
 
 def awkward_graph() -> nx.MultiDiGraph:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from graph_fixtures import FLERM_KEY, LLM_KEY, sample_graph
-from neo4j_fixtures import OTHER_LABEL, replicate, run_cypher, without_paper
+from neo4j_fixtures import OTHER_LABEL, free_port, replicate, run_cypher, without_paper
 from records import read_extractions
 
 from paperkg.cypher.library import load_query
@@ -43,12 +42,6 @@ def graph_counts(graph: nx.MultiDiGraph) -> tuple[dict[str, int], dict[str, int]
     for *_, data in graph.edges(data=True):
         rels[data["type"]] = rels.get(data["type"], 0) + 1
     return nodes, rels
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_pushing_twice_leaves_the_same_counts_and_sends_nothing_the_second_time(clean_neo4j):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.core.forked import run_forked
+from paperkg.core.forked import how_it_ended, run_forked
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and the parent-death signal")
 
@@ -123,7 +123,7 @@ def test_an_os_error_in_the_copy_keeps_its_file_for_the_output_transactions_sent
 @pytest.mark.slow
 def test_a_copy_killed_by_a_signal_is_one_sentence_naming_the_step():
     assert _probe("killed") == ["forked True", "PaperkgError 1 the process writing graph.graphml was killed by "
-                                               "signal SIGKILL (sent by the out-of-memory killer, or by kill -9); run "
+                                               "signal 9 (SIGKILL, the signal of the out-of-memory killer); run "
                                                "again with --jobs 1."]
 
 
@@ -155,3 +155,10 @@ def test_a_copy_dies_with_a_build_killed_by_sigkill():
     while not _gone(copy) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _gone(copy)
+
+
+def test_how_a_process_ended_names_the_signal_and_only_sigkill_names_memory():
+    assert how_it_ended(3) == "exited with code 3"
+    assert how_it_ended(-15) == "was killed by signal 15 (SIGTERM)"
+    assert how_it_ended(-9) == "was killed by signal 9 (SIGKILL, the signal of the out-of-memory killer)"
+    assert how_it_ended(-200) == "was killed by signal 200"

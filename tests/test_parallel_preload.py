@@ -157,3 +157,33 @@ def test_without_jobs_a_pool_starts_from_auto_pool_abstracts_on_more_than_one_co
     assert chosen(64, jobs=2) == [("pooled", "64")]  # --jobs 2 pools from two batches
     monkeypatch.setattr(parallel, "available_cores", lambda: 1)
     assert chosen(10 * parallel.AUTO_POOL) == [("serial", str(10 * parallel.AUTO_POOL))]
+
+
+# A worker killed by a signal while the build's records stream in: the pool breaks, and the error names the signal.
+KILLED_WORKER_PROBE = """
+import multiprocessing, os, signal
+from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import PaperRecord
+from paperkg.orchestrate import parallel
+
+def records():
+    for i in range(400):
+        if i == 40:
+            os.kill(multiprocessing.active_children()[0].pid, signal.SIGUSR1)
+        yield PaperRecord(id=f"p{i}", abstract=f"We propose BERT-{i} for question answering on SQuAD {i}.")
+
+if __name__ == "__main__":
+    parallel.READ_AHEAD = 4  # submit from the fifth record on, so that the workers run when one is killed
+    try:
+        list(parallel.extract_lines(records(), jobs=2, model=None, rules_only=True, batch_size=2))
+    except PaperkgError as error:
+        print(int(error.code), error)
+"""
+
+
+@pytest.mark.slow
+def test_a_worker_killed_by_a_signal_is_reported_with_that_signal(tmp_path):
+    script = tmp_path / "probe.py"
+    script.write_text(KILLED_WORKER_PROBE, encoding="utf8")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, check=True)
+    assert result.stdout.strip() == "1 an extraction worker process was killed by signal 10 (SIGUSR1); run again."

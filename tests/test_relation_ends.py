@@ -1,5 +1,5 @@
 """Junk ends of typed edges: names that name no thing are not nodes (extract/junk_names.py), and terms that
-are no thing to relate (a quality, a language in a Dataset slot) end no typed edge (graph/relation_ends.py).
+are no thing to relate (a quality, a language in a Dataset slot) end no typed edge (admit/relation_ends.py).
 Made-up names throughout, so the rules are tested as rules, not as a list of known abstracts."""
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from paperkg.core.schema import (PAPER_REL_TYPES, Extraction, Mention, NodeLabel
                                  Role)
 from paperkg.extract.junk_names import JunkNames
 from paperkg.extract.resources import DATA_DIR, DataFiles
+from paperkg.admit.admission import admit
 from paperkg.graph.builder import GraphBuilder
-from paperkg.graph.relation_ends import EndRules, end_refusal, mention_refusal, purpose_refusal
+from paperkg.admit.relation_ends import EndRules, end_refusal, mention_refusal, purpose_refusal
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +102,8 @@ def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
                  Relation(RelType.EVALUATED_ON, 0, 3, 0, "model", 0.9),
                  Relation(RelType.EVALUATED_ON, 0, 4, 0, "model", 0.9)]
     builder = GraphBuilder()
-    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
-                           sentence_spans=[(0, len(text))]))
+    builder.add(admit(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
+                           sentence_spans=[(0, len(text))])))
     graph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "EVALUATED_ON", "dataset:glarbbank"),
@@ -163,8 +164,8 @@ def test_the_builder_writes_no_typed_edge_from_a_fragment_mention():
     entities = [_mention(name, label, text.index(name)) for name, label in names]
     relations = [Relation(RelType.USED_FOR, 0, 2, 0, "model", 0.9), Relation(RelType.USED_FOR, 1, 2, 0, "model", 0.9)]
     builder = GraphBuilder()
-    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
-                           sentence_spans=[(0, len(text))]))
+    builder.add(admit(Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
+                           sentence_spans=[(0, len(text))])))
     graph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "USED_FOR", "task:blorb parsing")]
@@ -191,8 +192,8 @@ def test_the_builder_writes_no_used_for_edge_to_a_task_its_sentence_only_mention
     relations = [Relation(RelType.USED_FOR, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 2, 3, 1, "model", 0.9)]
     builder = GraphBuilder()
     spans = [(0, second - 1), (second, len(text))]
-    builder.add(Extraction(PaperRecord(id="p1", abstract=text), [text[a:b] for a, b in spans], entities,
-                           relations=relations, sentence_spans=spans))
+    builder.add(admit(Extraction(PaperRecord(id="p1", abstract=text), [text[a:b] for a, b in spans], entities,
+                           relations=relations, sentence_spans=spans)))
     graph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "USED_FOR", "task:glarb parsing")]

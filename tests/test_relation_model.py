@@ -110,10 +110,11 @@ def test_the_precision_table_is_cautious_and_never_falls_as_the_threshold_rises(
 def test_every_model_relation_of_the_example_would_fit_its_type_ends_as_an_edge(built):
     """The graph keeps what its operating point supports (this release: no typed edge); kept whatever their
     confidence, the model's relations still make only edges whose end labels their type allows."""
+    from paperkg.admit.admission import admit_all
     from paperkg.graph.builder import GraphBuilder
 
-    builder = GraphBuilder(min_confidence=0.0)
-    builder.add_all(read_extractions(built / "extractions.jsonl"))
+    builder = GraphBuilder()
+    builder.add_all(admit_all(read_extractions(built / "extractions.jsonl"), min_confidence=0.0))
     graph = builder.finalize()
     kinds = {kind.value for kind in ENTITY_REL_TYPES}
     typed = [(h, t, k) for h, t, k in graph.edges(keys=True) if k in kinds]

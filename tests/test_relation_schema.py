@@ -8,6 +8,7 @@ from paperkg.core.schema import (ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE
                                  Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, Role,
                                  relation_allowed)
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
+from paperkg.admit.admission import admit, admit_all
 from paperkg.graph.builder import GraphBuilder
 
 
@@ -36,7 +37,7 @@ def test_the_builder_drops_edges_whose_ends_their_type_does_not_allow() -> None:
     record = Extraction(PaperRecord(id="p1", abstract=text), [text], entities, relations=relations,
                         sentence_spans=[(0, len(text))])
     builder = GraphBuilder()
-    builder.add(record)
+    builder.add(admit(record))
     graph: nx.MultiDiGraph = builder.finalize()
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:foonet", "EVALUATED_ON", "dataset:imagenet")]
@@ -51,9 +52,9 @@ def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() ->
     text = "FooNet is compared with BarNet."
     foo, bar = _mention("FooNet", NodeLabel.METHOD, 0), _mention("BarNet", NodeLabel.METHOD, 24)
     builder = GraphBuilder()
-    builder.add(_record("p1", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.85)]))
-    builder.add(_record("p2", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 1, 0, 0, "model", 0.9),
-                                                 Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.8)]))
+    builder.add(admit(_record("p1", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.85)])))
+    builder.add(admit(_record("p2", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 1, 0, 0, "model", 0.9),
+                                                 Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.8)])))
     graph = builder.finalize()
     [(u, v, data)] = [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == "COMPARED_WITH"]
     assert (u, v) == ("method:barnet", "method:foonet")
@@ -68,7 +69,7 @@ def test_the_graph_keeps_only_relations_at_its_operating_point_and_the_map_draws
     relations = [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", below),
                  Relation(RelType.USED_FOR, 0, 2, 0, "model", GRAPH_MIN_RELATION_CONFIDENCE)]
     builder = GraphBuilder()
-    builder.add(_record("p1", text, [foo, bar, parsing], relations))
+    builder.add(admit(_record("p1", text, [foo, bar, parsing], relations)))
     graph = builder.finalize()
     typed = sorted(k for _, _, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == ["USED_FOR"]
@@ -85,7 +86,7 @@ def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merg
     for order in ([_record("p1", text, [long_form, other, task], relations), second],
                   [second, _record("p1", text, [long_form, other, task], relations)]):
         builder = GraphBuilder()
-        builder.add_all(order)
+        builder.add_all(admit_all(order))
         graph = builder.finalize()
         [node] = [d for _, d in graph.nodes(data=True) if d["label"] == "Method"]
         assert node["name"] == "Vision Transformer" and "image transformer" in node["aliases"]
@@ -98,7 +99,7 @@ def test_a_model_synonym_never_decides_what_a_short_form_stands_for() -> None:
     text = "We propose FedKD (Federated Distillation)."
     short, long_form = _mention("FedKD", NodeLabel.METHOD, 11), _mention("Federated Distillation", NodeLabel.METHOD, 18)
     builder = GraphBuilder()
-    builder.add(_record("p1", text, [short, long_form], [Relation(RelType.SYNONYM_OF, 0, 1, 0, "model", 0.99)]))
+    builder.add(admit(_record("p1", text, [short, long_form], [Relation(RelType.SYNONYM_OF, 0, 1, 0, "model", 0.99)])))
     graph = builder.finalize()
     assert sorted(d["name"] for _, d in graph.nodes(data=True) if d["label"] == "Method") == \
         ["FedKD", "Federated Distillation"]

@@ -8,6 +8,7 @@ import pytest
 
 import paperkg
 from paperkg.core.schema import PaperRecord
+from paperkg.admit.admission import admit_all
 from paperkg.graph.builder import GraphBuilder
 from paperkg.graph.exports import write_json
 
@@ -128,7 +129,7 @@ NLI_RECORDS = [
 
 def test_a_short_form_with_two_senses_stays_two_nodes_and_bare_mentions_follow_their_paper():
     builder = GraphBuilder()
-    builder.add_all(NLI_RECORDS)
+    builder.add_all(admit_all(NLI_RECORDS))
     graph = builder.finalize()
     inference, identification = "task:natural language inference", "task:native language identification"
     assert graph.has_edge("paper:z1", identification) and not graph.has_edge("paper:z1", inference)
@@ -143,7 +144,7 @@ def test_an_entity_takes_the_type_most_of_its_mentions_give_whatever_the_order()
     for seed in range(3):
         random.Random(seed).shuffle(records)
         builder = GraphBuilder()
-        builder.add_all(records)
+        builder.add_all(admit_all(records))
         graphs.append(builder.finalize())
     assert all("method:foonet" in graph and "dataset:foonet" not in graph for graph in graphs)
 
@@ -154,7 +155,7 @@ def test_the_builder_gives_the_same_bytes_in_any_paper_order(tmp_path):
         records = list(NLI_RECORDS)
         random.Random(seed).shuffle(records)
         builder = GraphBuilder()
-        builder.add_all(records)
+        builder.add_all(admit_all(records))
         write_json(builder.finalize(), tmp_path / f"{seed}.json")
         outputs.append((tmp_path / f"{seed}.json").read_bytes())
     assert outputs[0] == outputs[1] == outputs[2]
@@ -162,7 +163,7 @@ def test_the_builder_gives_the_same_bytes_in_any_paper_order(tmp_path):
 
 def test_merge_makes_two_names_one_node_with_its_evidence():
     builder = GraphBuilder()
-    builder.add_all([_record("a", [_other("XLM-R")]), _record("b", [_other("XLM-RoBERTa")])])
+    builder.add_all(admit_all([_record("a", [_other("XLM-R")]), _record("b", [_other("XLM-RoBERTa")])]))
     builder.merge("XLM-R", "XLM-RoBERTa", "synonym-of", "a")
     graph = builder.finalize()
     (node,) = _entities(graph).values()
@@ -177,7 +178,7 @@ def test_a_rare_spelling_of_a_short_form_s_definition_joins_the_main_one():
                                "acronym": "MT"}]) for i in range(12)]
     rare = _record("r", [{"text": "neural MT", "name": "neural MT", "label": "Task", "acronym": "NMT"}])
     builder = GraphBuilder()
-    builder.add_all([*main, rare])
+    builder.add_all(admit_all([*main, rare]))
     graph = builder.finalize()
     node = graph.nodes["task:neural machine translation"]
     assert graph.has_edge("paper:r", "task:neural machine translation") and node["papers"] == 13
@@ -203,7 +204,7 @@ def test_same_words_but_for_endings(a, b, same):
     ("represen-", None), ("natural language process-", None), ("34k", None),
 ])
 def test_clean_name_keeps_names_and_refuses_numbers(name, expected):
-    from paperkg.graph.names import clean_name
+    from paperkg.admit.names import clean_name
 
     assert clean_name(name) == (None if expected is None else tuple(expected))
 
@@ -214,7 +215,7 @@ def _defines(short, name, label="Task"):
 
 def _finalize(records):
     builder = GraphBuilder()
-    builder.add_all(records)
+    builder.add_all(admit_all(records))
     return builder.finalize()
 
 
@@ -287,7 +288,7 @@ def test_a_synonym_of_relation_merges_only_names_the_corpus_lets_be_one(a, b, me
                _record("sl", [_defines("SL", "spectral learning", "Method")]),
                _record("x", [_other(a), _other(b)])]
     builder = GraphBuilder()
-    builder.add_all(records)
+    builder.add_all(admit_all(records))
     builder.merge(a, b, "synonym-of", "x")
     graph = builder.finalize()
     keys = {k for k in graph.successors("paper:x") if k.startswith("method:")}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.core.errors import PaperkgError
-from paperkg.graph.thesaurus import read_thesaurus
+from paperkg.admit.thesaurus import read_thesaurus
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
@@ -39,6 +39,7 @@ def _extraction(paper_id: str, names: list[str]):
 def test_paperkg_thesaurus_lists_merges_made_and_candidates_and_reads_back(tmp_path: Path) -> None:
     from cli_helpers import run_cli
 
+    from paperkg.admit.admission import admit_all
     from paperkg.graph.builder import GraphBuilder
     from paperkg.graph.exports import write_json
 
@@ -46,7 +47,7 @@ def test_paperkg_thesaurus_lists_merges_made_and_candidates_and_reads_back(tmp_p
              _extraction("b", ["off-the-shelf LLM", "GNN", "contrastive learnings method"]),
              _extraction("c", ["contrastive learning method"])]
     builder = GraphBuilder()
-    builder.add_all(lines)
+    builder.add_all(admit_all(lines))
     write_json(builder.finalize(), tmp_path / "graph.json")
     run_cli("thesaurus", str(tmp_path / "graph.json"), "-o", str(tmp_path / "thesaurus.tsv"))
     text = (tmp_path / "thesaurus.tsv").read_text(encoding="utf8")

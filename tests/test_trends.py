@@ -1,5 +1,5 @@
 """Trends of a real build of a dated corpus whose history is known: series and shares, first years and
-their papers, bursts, risers and fallers; the streamed graph.json reader against the graph in memory;
+their papers, bursts, risers and fallers; the build's trends.json against the graph in memory;
 the `paperkg trends` command, its JSON, its page, and its wrong inputs."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from view_fixtures import HOSTILE_ALIAS, dated_records, hostile_graph, hostile_r
 
 import paperkg
 from paperkg.graph.exports import read_graph, write_json
-from paperkg.graph.trends_file import read_trends
+from paperkg.orchestrate.artifact import read_trends, trends_layer
 
 pytestmark = pytest.mark.slow
 
@@ -59,10 +59,11 @@ def test_bursts_risers_and_fallers_follow_the_known_history(graph_file: Path) ->
     assert trends.share_change(trends.entities["task:neural machine translation"], 2015, 2021) == pytest.approx(6 / 8)
 
 
-def test_the_streamed_reader_agrees_with_the_graph_in_memory(graph_file: Path) -> None:
+def test_the_builds_trends_agree_with_the_graph_in_memory(graph_file: Path) -> None:
     in_memory = paperkg.trends(read_graph(graph_file))
-    assert in_memory.to_dict() == read_trends(graph_file).to_dict()
-    assert read_trends(graph_file) == read_trends(graph_file)  # deterministic
+    stored = trends_layer(graph_file)
+    assert stored is not None and in_memory == stored
+    assert read_trends(graph_file) == stored and read_trends(graph_file, min_papers=1) != stored
 
 
 def test_since_restricts_the_years_but_not_the_first_year(graph_file: Path) -> None:
@@ -90,6 +91,13 @@ def test_cli_table_json_and_page(graph_file: Path, tmp_path: Path) -> None:
     assert "method:bert" in page.read_text() and "Content-Security-Policy" in page.read_text()
     run_cli("trends", str(graph_file), "-o", str(tmp_path))
     assert (tmp_path / "trends.html").read_bytes() == page.read_bytes()
+
+
+def test_one_year_of_papers_is_one_sentence_instead_of_empty_tables(graph_file: Path) -> None:
+    said = run_cli("trends", str(graph_file), "--since", "2019", "--until", "2019").stdout
+    assert " ".join(said.split()) == (f"{graph_file}: {PER_YEAR} papers of 2019, 8 entities. Every paper followed "
+                                      "is of 2019, and bursts, risers and fallers compare years: trends need papers "
+                                      "of two years or more.")
 
 
 def test_hostile_text_reaches_the_page_only_as_json(tmp_path: Path) -> None:
@@ -136,7 +144,7 @@ def test_pushed_entities_carry_first_year_and_strongest_burst(graph_file: Path) 
 
 
 def test_graphml_and_escaped_keys_read_the_same(graph_file: Path, tmp_path: Path) -> None:
-    graphml = read_trends(graph_file.with_suffix(".graphml"))
+    graphml = paperkg.trends(read_graph(graph_file.with_suffix(".graphml")))
     assert graphml.to_dict() == read_trends(graph_file).to_dict()
     graph = build([*dated_records(), hostile_record(), quoted("0dd0dd0dd0dd0dd0", year=2023),
                    quoted("0dd0dd0dd0dd0dd1", year=2024)])

@@ -102,7 +102,7 @@ def test_text_from_the_corpus_is_escaped_and_kept_exact(tmp_path: Path) -> None:
         assert not any(t == "img" for t, _ in tags.tags)
         node, panel = _by_id(page)[HOSTILE_KEY]
         assert panel["name"] == HOSTILE_NAME and panel["long_form"] == HOSTILE_ALIAS
-        assert panel["evidence"][0][1] == HOSTILE_SENTENCE
+        assert panel["evidence"][0]["sentence"] == HOSTILE_SENTENCE
         assert node["text"] == HOSTILE_NAME
 
 
@@ -111,9 +111,8 @@ def test_only_web_links_become_links(tmp_path: Path) -> None:
     data = _data(page)
     hostile = next(row for row in data["papers"] if row["title"] == HOSTILE_NAME)
     assert "links" not in hostile
-    links = [row["links"] for row in data["papers"] if row.get("links")]
-    assert sorted(links) == [[["arXiv", "https://arxiv.org/abs/2501.00001"]],
-                             [["code", "https://github.com/example/flerm"]]]
+    links = sorted([(link["name"], link["url"]) for link in row["links"]] for row in data["papers"] if row.get("links"))
+    assert links == [[("arXiv", "https://arxiv.org/abs/2501.00001")], [("code", "https://github.com/example/flerm")]]
 
 
 def test_page_code_builds_dom_text_never_markup() -> None:
@@ -170,14 +169,15 @@ def test_panel_has_names_papers_and_marked_evidence(tmp_path: Path) -> None:
     assert panel["type"] == "Method" and panel["papers"] == 1 and panel["mean_year"] == 2025
     paper = data["papers"][panel["paper_rows"][0]]
     assert paper == {"title": "Function-space Learning Rates", "year": "2025", "venue": "ICML",
-                     "links": [["code", "https://github.com/example/flerm"]]}
-    row, sentence, start, end = panel["evidence"][0]
-    assert data["papers"][row]["title"] == "Function-space Learning Rates"
-    assert sentence[start:end] in ("FLeRM", "Function-space Learning Rate Matching")
+                     "links": [{"name": "code", "url": "https://github.com/example/flerm"}]}
+    quote = panel["evidence"][0]
+    assert data["papers"][quote["paper"]]["title"] == "Function-space Learning Rates"
+    [mark] = quote["marks"]
+    assert quote["sentence"][mark["start"]:mark["end"]] in ("FLeRM", "Function-space Learning Rate Matching")
     _, llms = _by_id(page)[LLM_KEY]
     assert llms["aliases"] == ["large language models", "LLMs"]  # name, acronym (LLM) and long form aside
     assert [data["papers"][row]["year"] for row in llms["paper_rows"]] == ["2025", "2024"]
-    related = {data["panels"][i]["name"]: papers for i, papers, _ in llms["related"]}
+    related = {data["panels"][link["node"]]["name"]: link["papers"] for link in llms["related"]}
     assert related["ImageNet"] == 1
 
 
@@ -199,7 +199,7 @@ def test_year_overlay_colours_by_mean_year_with_a_scale(tmp_path: Path, monkeypa
     monkeypatch.setattr(map_page, "YEAR_MIN_PAPERS", 1)  # the sample's entities are in one or two papers
     page, _ = _views(tmp_path, dated_graph(), colour_by="year")
     data = _data(page)
-    assert data["years"] == [2023, 2025]
+    assert data["years"] == {"first": 2023, "last": 2025}
     colour = {node["id"]: node["color"] for node in data["nodes"]}
     assert colour[FLERM_KEY] == year_colour(2025, 2023, 2025) == "#FDE725"
     assert colour[MAGEP_KEY] == year_colour(2023, 2023, 2025) == "#440154"
@@ -225,7 +225,8 @@ def test_papers_view_keeps_papers_and_their_entities(tmp_path: Path) -> None:
     edge = next(e for e in data["edges"] if e["id"] == "paper:022ade70781f4129|EVALUATES_ON|dataset:cifar-10")
     assert edge["kinds"] == ["EVALUATES_ON"] and edge["arrows"] == "to"
     evidence = data["edge_panels"][edge["id"]]["evidence"][0]
-    assert evidence[1][evidence[2]:evidence[3]] == "CIFAR-10"
+    [mark] = evidence["marks"]
+    assert evidence["sentence"][mark["start"]:mark["end"]] == "CIFAR-10"
 
 
 # ---- selection: filters, folding, focus ----------------------------------------------------

@@ -184,7 +184,7 @@ def test_folded_entities_are_found_and_say_how_to_draw_them(context: BrowserCont
     page, log = open_page(context, tmp_path / "graph.html")
     assert "200 folded away" in page.inner_text("#legend")
     folded = json.loads((tmp_path / "graph.html").read_text().split('type="application/json">')[1]
-                        .split("</script>")[0])["folded"][0][0]
+                        .split("</script>")[0])["folded"][0]["name"]
     lines = _search(page, folded)
     assert "folded" in lines[0]
     page.keyboard.press("Enter")

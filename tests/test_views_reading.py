@@ -105,9 +105,9 @@ def test_a_links_panel_lists_its_papers_and_the_sentences_naming_both(tmp_path: 
     data = _data(tmp_path / "graph.html")
     panel = data["edge_panels"]["method:alpha|method:beta"]
     assert panel["papers"] == 2 and len(panel["paper_rows"]) == 2
-    for row, sentence, spans in panel["evidence"]:
-        assert sorted(sentence[start:end] for start, end in spans) == ["alpha", "beta"]
-        assert data["papers"][row]["title"] == "On alpha"
+    for quote in panel["evidence"]:
+        assert sorted(quote["sentence"][mark["start"]:mark["end"]] for mark in quote["marks"]) == ["alpha", "beta"]
+        assert data["papers"][quote["paper"]]["title"] == "On alpha"
 
 
 def test_a_papers_panel_lists_its_entities_by_role_marked_in_its_abstract(tmp_path: Path) -> None:
@@ -116,14 +116,14 @@ def test_a_papers_panel_lists_its_entities_by_role_marked_in_its_abstract(tmp_pa
     at = [node["id"] for node in data["nodes"]].index("paper:4a2f2e6da9f81cf7")
     panel, node = data["panels"][at], data["nodes"][at]
     assert node["text"].startswith("Function-space Learning Rates")
-    roles = dict((role, [name for name, _ in entities]) for role, entities in panel["roles"])
+    roles = {row["role"]: [entity["name"] for entity in row["entities"]] for row in panel["roles"]}
     assert list(roles)[0] == "proposes" and roles["proposes"] == ["Function-space Learning Rate Matching"]
     assert set(roles) <= {"proposes", "addresses", "evaluates on", "mentions"}
     listed = [name for names in roles.values() for name in names]
     assert len(listed) == len(set(listed))  # each entity under its first role only
-    marked = {(panel["abstract"][start:end], role) for start, end, role in panel["marks"]}
+    marked = {(panel["abstract"][mark["start"]:mark["end"]], mark["role"]) for mark in panel["marks"]}
     assert ("FLeRM", 0) in marked or ("Function-space Learning Rate Matching", 0) in marked
-    assert all(a[1] <= b[0] for a, b in zip(panel["marks"], panel["marks"][1:]))
+    assert all(a["end"] <= b["start"] for a, b in zip(panel["marks"], panel["marks"][1:]))
 
 
 def test_a_papers_own_proposals_are_never_folded(monkeypatch: pytest.MonkeyPatch) -> None:

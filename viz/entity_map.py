@@ -14,7 +14,9 @@ from itertools import combinations
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
 from paperkg.core import schema
+from paperkg.core.graph_model import paper_key
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.viz.style import SHARED_PAPERS
 
@@ -41,15 +43,25 @@ class EntityIndex:
         """How many papers mention `entity`."""
         return len(self.papers_of[entity])
 
+    def name(self, node: str) -> str:
+        """A node's name (its key when it has none)."""
+        return str(model.node_attrs(self.graph, node).get("name", node))
+
+    def label(self, node: str) -> str:
+        """A node's label."""
+        return str(model.node_attrs(self.graph, node).get("label"))
+
+    def pagerank(self, node: str) -> float:
+        """A node's PageRank (0.0 when it has none)."""
+        return float(model.node_attrs(self.graph, node).get("pagerank", 0.0))
+
     def rank_key(self, entity: str) -> tuple[int, float, str]:
         """Sort key putting the most important entity first: papers, then PageRank, then key."""
-        pagerank = float(self.graph.nodes[entity].get("pagerank", 0.0))
-        return (-len(self.papers_of[entity]), -pagerank, entity)
+        return (-len(self.papers_of[entity]), -self.pagerank(entity), entity)
 
     def importance_key(self, entity: str) -> tuple[float, int, str]:
         """Sort key for folding and --max-nodes: PageRank, then papers, then key."""
-        pagerank = float(self.graph.nodes[entity].get("pagerank", 0.0))
-        return (-pagerank, -len(self.papers_of[entity]), entity)
+        return (-self.pagerank(entity), -len(self.papers_of[entity]), entity)
 
     def neighbours(self, entity: str) -> set[str]:
         """Entities sharing a paper or a typed relation with `entity`."""
@@ -75,11 +87,11 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
     """Index the entities of `graph` with the given labels by paper, relation and year; typed relations
     whose best evidence is less sure than `min_confidence` are left out of the map."""
     wanted = set(labels)
-    label_of = dict(graph.nodes(data="label"))
+    label_of = dict(model.labels(graph))
     papers_of: dict[str, set[str]] = {node: set() for node, label in label_of.items() if label in wanted}
     entities_of: dict[str, set[str]] = defaultdict(set)
     relations: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for source, target, data in graph.edges(data=True):
+    for source, target, _, data in model.edges(graph):
         if target not in papers_of:
             continue
         if label_of.get(source) == schema.NodeLabel.PAPER:
@@ -87,8 +99,8 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
             entities_of[source].add(target)
         elif source in papers_of and source != target and data.get("confidence", 1.0) >= min_confidence:
             pair = (min(source, target), max(source, target))
-            evidence = {f"paper:{ev['paper']}" for ev in data.get("evidence", [])
-                        if ev.get("paper") and f"paper:{ev['paper']}" in graph}
+            evidence = {paper_key(ev["paper"]) for ev in data.get("evidence", [])
+                        if ev.get("paper") and paper_key(ev["paper"]) in graph}
             relations[pair][str(data.get("type", ""))].update(evidence)
             for paper in evidence:  # a sentence relating two entities mentions both
                 papers_of[source].add(paper)
@@ -98,8 +110,7 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
     for first, second in relations:
         related[first].add(second)
         related[second].add(first)
-    years = {node: int(year) for node, year in graph.nodes(data="year")
-             if label_of.get(node) == schema.NodeLabel.PAPER and _is_year(year)}
+    years = {node: int(str(year)) for node, attrs in model.papers(graph) if _is_year(year := attrs.get("year"))}
     return EntityIndex(graph=graph,
                        papers_of={key: tuple(sorted(papers)) for key, papers in papers_of.items()},
                        entities_of={key: tuple(sorted(ents)) for key, ents in entities_of.items()},

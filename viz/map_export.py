@@ -12,31 +12,38 @@ from collections.abc import Iterable, Iterator
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
 from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WEIGHT, EdgeRow,
                                        GraphTable, NodeRow)
 from paperkg.viz.entity_map import index_entities
-from paperkg.viz.clusters import cluster_of, named_clusters
+from paperkg.viz.clusters import cluster_of
 from paperkg.viz.map_page import plan_map
+from paperkg.viz.options import ViewOptions
 from paperkg.viz.selection import select_entities
 from paperkg.viz.style import SHARED_PAPERS
+from paperkg.viz.view_layer import ViewLayer
 from paperkg.viz.views import fold
 
 
 def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
-                     max_nodes: int | None = None, size_by: str = "papers") -> GraphTable:
+                     max_nodes: int | None = None, size_by: str = "papers",
+                     layer: ViewLayer | None = None) -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
     type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links
-    with their kind, papers and relations."""
+    with their kind, papers and relations. A build's `layer` made for these options gives the map as it is."""
     index = index_entities(graph)
-    selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
-    plan = plan_map(index, selection, size_by)
-    positions = plan.layout().run()
-    clusters = cluster_of(named_clusters(plan.links, {n: str(graph.nodes[n].get("name", n)) for n in plan.links},
-                                         {n: index.paper_count(n) for n in plan.links}))
+    options = ViewOptions(size_by=size_by, types=tuple(types or ()), min_papers=min_papers, max_nodes=max_nodes)
+    if layer is not None and layer.serves(options):
+        selection, plan, positions = layer.selection, layer.map_plan, layer.map_positions
+    else:
+        selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
+        plan = plan_map(index, selection, size_by)
+        positions = plan.layout().run()
+    clusters = cluster_of(plan.clusters)
 
     def nodes() -> Iterator[NodeRow]:
         for node in sorted(plan.links.nodes):
-            data = graph.nodes[node]
+            data = model.entity_attrs(graph, node)
             name = str(data.get("name", node))
             x, y = positions[node]
             yield NodeRow(node, {NODE_LABEL: name, "name": name, CYTOSCAPE_NAME: name, NODE_TYPE: data.get("label"),

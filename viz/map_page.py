@@ -31,80 +31,94 @@ NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis add
 
 @dataclass
 class MapPlan:
-    """The entity map before its layout: every link (the layout's springs), the links drawn, node sizes."""
+    """The entity map decided before its layout: the links drawn, node metric and sizes, each entity's strongest
+    links (drawn or thinned away) and the named clusters; `every_link` (the layout's springs) only while it is
+    planned, a plan read back from a build's views.json comes with its positions."""
 
-    every_link: nx.Graph
     links: nx.Graph
     link_notes: tuple[str, ...]
     metric: dict[str, float]
     sizes: dict[str, float]
+    related: dict[str, list[tuple[str, int, tuple[str, ...]]]]
+    clusters: list[Cluster]
+    every_link: nx.Graph | None = None
 
     def layout(self, centre: str | None = None) -> LayoutJob:
         """The map's layout: every link pulls, weighted by its strength (around `centre` in a focus view)."""
+        if self.every_link is None:
+            raise ValueError("a map plan read back has its positions, not its springs")
         return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre)
 
 
 def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
-    """The links and sizes of the entity map over the selected entities."""
+    """The links, sizes, strongest links and named clusters of the entity map over the selected entities."""
     every_link = link_graph(index, selection.nodes)
     links, link_notes = thin_links(every_link, LINKS_PER_ENTITY * max(len(selection.nodes), 1))
     metric = {node: _metric(index, links, node, size_by) for node in sorted(links.nodes)}
-    return MapPlan(every_link, links, link_notes, metric, node_sizes(metric, len(metric)))
-
-
-def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, size_by: str, colour_by: str,
-                    plan: MapPlan | None = None,
-                    positions: dict[str, tuple[float, float]] | None = None) -> PageData:
-    """The data of an entity-map page over the selected entities (`plan` and `positions`, when given,
-    are plan_map's and its layout's)."""
-    graph = index.graph
-    plan = plan or plan_map(index, selection, size_by)
-    every_link, links, metric, sizes = plan.every_link, plan.links, plan.metric, plan.sizes
     nodes = sorted(links.nodes)
-    positions = positions if positions is not None else plan.layout().run()
+    clusters = named_clusters(links, {node: index.name(node) for node in nodes},
+                              {node: index.paper_count(node) for node in nodes})
+    return MapPlan(links, link_notes, metric, node_sizes(metric, len(metric)),
+                   {node: _related(every_link, node) for node in nodes}, clusters, every_link)
+
+
+def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str, size_by: str,
+                    plan: MapPlan, positions: dict[str, tuple[float, float]]) -> PageData:
+    """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions."""
+    graph = index.graph
+    links, metric, sizes = plan.links, plan.metric, plan.sizes
+    nodes = sorted(links.nodes)
     ranked = sorted(nodes, key=lambda node: (-metric[node], *index.rank_key(node)))
-    texts = {node: short_label(str(graph.nodes[node].get("name", node))) for node in nodes}
+    texts = {node: short_label(index.name(node)) for node in nodes}
     fonts = label_fonts(ranked, positions, sizes, texts)
     years = {node: index.mean_year(node) for node in nodes}
     first, last = _year_span(index)
-    clusters = named_clusters(links, {node: str(graph.nodes[node].get("name", node)) for node in nodes},
-                              {node: index.paper_count(node) for node in nodes})
-    in_cluster = cluster_of(clusters)
-    colours = node_colours(graph, nodes, in_cluster, {node: overlay_year(index, node, years[node]) for node in nodes},
+    in_cluster = cluster_of(plan.clusters)
+    colours = node_colours(index, nodes, in_cluster, {node: overlay_year(index, node, years[node]) for node in nodes},
                            (first, last))
     where = {node: i for i, node in enumerate(nodes)}
     table = PaperTable(graph)
     panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     for node, panel in zip(nodes, panels):
-        panel["related"] = _related(every_link, node, where)
+        panel["related"] = [{"node": where[other], "papers": papers, "kinds": list(kinds)}
+                            for other, papers, kinds in plan.related[node]]
     vis_nodes = [{
         "id": node, "text": texts[node], "x": positions[node][0], "y": positions[node][1],
         "size": sizes[node], "labelSize": fonts[node], "shape": "dot",
-        "color": colours[colour_by][i], "kind": str(graph.nodes[node].get("label")),
-        "papers": index.paper_count(node), "years": [[y, n] for y, n in index.year_counts(node).items()],
+        "color": colours[colour_by][i], "kind": index.label(node),
+        "papers": index.paper_count(node), "years": year_rows(index.year_counts(node)),
     } for i, node in enumerate(nodes)]
     vis_edges, edge_panels = _map_edges(index, links, table)
     return PageData(
         view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None and last is not None else None,
-        notes=[*selection.notes, *plan.link_notes],
+        years=year_span(first, last), notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
-        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        clusters=cluster_legend(plan.clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out),
-        folded=folded_entries(graph, selection.left_out, index.paper_count),
+        folded=folded_entries(index, selection.left_out),
         physics=False)
 
 
-def node_colours(graph: nx.MultiDiGraph, nodes: list[str], in_cluster: dict[str, Cluster],
+def node_colours(index: EntityIndex, nodes: list[str], in_cluster: dict[str, Cluster],
                  overlay: dict[str, float | None], span: tuple[int | None, int | None]) -> dict[str, list[str]]:
     """Each node's colour under each scheme: its type, its named cluster, its year overlay over `span`."""
     return {
-        "type": [node_style(str(graph.nodes[node].get("label"))).colour for node in nodes],
+        "type": [node_style(index.label(node)).colour for node in nodes],
         "community": [cluster_colour(in_cluster.get(node)) for node in nodes],
         "year": [year_colour(overlay[node], *span) for node in nodes],
     }
+
+
+def year_rows(counts: dict[int, int]) -> list[dict[str, int]]:
+    """An entity's papers per year as the page reads them."""
+    return [{"year": year, "papers": papers} for year, papers in counts.items()]
+
+
+def year_span(first: int | None, last: int | None) -> dict[str, int] | None:
+    """The page's first and last publication year, None without years."""
+    return {"first": first, "last": last} if first is not None and last is not None else None
 
 
 def _map_edges(index: EntityIndex, links: nx.Graph, table: PaperTable) -> tuple[list[dict[str, Any]],
@@ -130,7 +144,7 @@ def _metric(index: EntityIndex, links: nx.Graph, node: str, size_by: str) -> flo
     if size_by == "degree":
         return float(links.degree(node))
     if size_by == "pagerank":
-        return float(index.graph.nodes[node].get("pagerank", 0.0))
+        return index.pagerank(node)
     return float(index.paper_count(node))
 
 
@@ -177,10 +191,10 @@ def _year_span(index: EntityIndex) -> tuple[int | None, int | None]:
     return (min(years), max(years)) if years else (None, None)
 
 
-def _related(links: nx.Graph, node: str, where: dict[str, int]) -> list[list[Any]]:
-    """[node index, papers, kinds] of the entity's strongest links (drawn or thinned away)."""
+def _related(links: nx.Graph, node: str) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(entity, papers, kinds) of the entity's strongest links (drawn or thinned away)."""
     ranked = sorted(links[node].items(), key=lambda item: (-item[1]["papers"], -item[1]["strength"], item[0]))
-    return [[where[other], data["papers"], list(data["kinds"])] for other, data in ranked[:MAX_RELATED]]
+    return [(other, data["papers"], tuple(data["kinds"])) for other, data in ranked[:MAX_RELATED]]
 
 
 def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int) -> dict[str, Any]:

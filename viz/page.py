@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from pyvis.network import Network
 
 from paperkg.core.atomic import atomic_write_text
+from paperkg.core import graph_model as model
 from paperkg.core.schema import NodeLabel
+from paperkg.viz.entity_map import EntityIndex
 from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
 from paperkg.viz.options import YEAR_MIN_PAPERS
 from paperkg.viz.style import NODE_STYLES, RELATION_STYLES, node_style, relation_style
@@ -47,12 +48,12 @@ class PageData:
     papers: list[dict[str, Any]]        # the paper table that panels refer to
     node_types: list[dict[str, Any]]    # legend and filter rows: label, shape, colour, count
     relations: list[dict[str, Any]]     # legend and filter rows: type, name, colour, dashed, count
-    years: list[int] | None             # first and last publication year, None without years
+    years: dict[str, int] | None        # first and last publication year, None without years
     notes: list[str]                    # what was left out, said on the page
     sizes: str                          # what size and width mean
     clusters: list[dict[str, Any]]      # legend rows: name, colour, count, x, y (where its name goes), members
     entity_total: int                   # entities the view chose from (the header says "N of entity_total")
-    folded: list[list[Any]]             # [name, type, papers, acronym] of entities not drawn
+    folded: list[dict[str, Any]]        # name, type, papers and acronym of entities not drawn
     physics: bool
     focus: str | None = None            # the node a focus view opens on, centred and selected with its panel
     paper_total: int = 0                # papers the paper view chose from
@@ -130,15 +131,14 @@ def legend_relations(edges: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             for kind in order if counts[kind]]
 
 
-def folded_entries(graph: nx.MultiDiGraph, left_out: Iterable[str],
-                   papers: Callable[[str], int]) -> list[list[Any]]:
-    """[name, type, papers, acronym] of entities left off the page, so search can say where they went."""
+def folded_entries(index: EntityIndex, left_out: Iterable[str]) -> list[dict[str, Any]]:
+    """The name, type, papers and acronym of entities left off the page, so search can say where they went."""
     rows = []
     for entity in left_out:
-        attrs = graph.nodes[entity]
-        rows.append([str(attrs.get("name", entity)), str(attrs.get("label", "")), papers(entity),
-                     str(attrs.get("acronym") or "")])
-    return sorted(rows, key=lambda row: (-row[2], row[0]))
+        attrs = model.entity_attrs(index.graph, entity)
+        rows.append({"name": str(attrs.get("name", entity)), "type": str(attrs.get("label", "")),
+                     "papers": index.paper_count(entity), "acronym": str(attrs.get("acronym") or "")})
+    return sorted(rows, key=lambda row: (-row["papers"], row["name"]))
 
 
 def _inline_asset(asset: Any, tag: str) -> Markup:

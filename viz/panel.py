@@ -2,16 +2,19 @@
 
 Entities: name, type, acronym and long form, aliases, counts, their papers (title or first
 words, year, venue, links) and evidence sentences with the mention's span. Papers are stored
-once in a table that entities and evidence refer to by index.
+once in a table that entities and evidence refer to by index. Every item is a named object
+(page.js reads fields by name, never by position).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 import networkx as nx
 
-from paperkg.core.schema import NodeLabel
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import EdgeAttrs, PaperNode, entity_forms, paper_key
+from paperkg.core.schema import NodeLabel, RelType
 
 MAX_ALIASES = 12
 MAX_PAPERS = 30
@@ -20,8 +23,8 @@ MAX_SENTENCE_CHARS = 360
 MAX_ABSTRACT_CHARS = 4000
 MAX_LINK_PAPERS = 8
 MAX_LINK_EVIDENCE = 2
-ROLES = (("PROPOSES", "proposes"), ("ADDRESSES", "addresses"), ("EVALUATES_ON", "evaluates on"),
-         ("MENTIONS", "mentions"))
+ROLES = ((RelType.PROPOSES.value, "proposes"), (RelType.ADDRESSES.value, "addresses"),
+         (RelType.EVALUATES_ON.value, "evaluates on"), (RelType.MENTIONS.value, "mentions"))
 SAFE_SCHEMES = ("https://", "http://")
 
 
@@ -37,19 +40,22 @@ class PaperTable:
         """The row of `paper`, added to the table the first time it is asked for."""
         if paper not in self._where:
             self._where[paper] = len(self.rows)
-            self.rows.append(paper_row(self.graph.nodes[paper]))
+            self.rows.append(paper_row(model.paper_attrs(self.graph, paper)))
         return self._where[paper]
 
 
-def paper_row(attrs: dict[str, Any]) -> dict[str, Any]:
+def paper_row(attrs: PaperNode) -> dict[str, Any]:
     """A paper as the panel lists it: title (or first words), year, venue and its links."""
     row: dict[str, Any] = {"title": str(attrs.get("name") or attrs.get("title") or attrs.get("paper_id", ""))}
-    for field in ("year", "venue"):
-        if attrs.get(field) not in (None, ""):
-            row[field] = str(attrs[field])
-    links = [[_link_name(str(attrs["url"])), str(attrs["url"])]] if _safe_url(attrs.get("url")) else []
-    if _safe_url(attrs.get("code_url")):
-        links.append(["code", str(attrs["code_url"])])
+    year, venue = attrs.get("year"), attrs.get("venue")
+    if year not in (None, ""):
+        row["year"] = str(year)
+    if venue not in (None, ""):
+        row["venue"] = str(venue)
+    url, code_url = attrs.get("url"), attrs.get("code_url")
+    links = [{"name": _link_name(str(url)), "url": str(url)}] if _safe_url(url) else []
+    if _safe_url(code_url):
+        links.append({"name": "code", "url": str(code_url)})
     if links:
         row["links"] = links
     return row
@@ -72,7 +78,7 @@ def _link_name(url: str) -> str:
 def newest_first(graph: nx.MultiDiGraph, papers: Iterable[str]) -> list[str]:
     """Papers with the most recent year first (undated last), then by key."""
     def key(paper: str) -> tuple[int, str]:
-        year = str(graph.nodes[paper].get("year", ""))
+        year = str(model.paper_attrs(graph, paper).get("year", ""))
         return (-int(year) if year.isdigit() else 0, paper)
     return sorted(papers, key=key)
 
@@ -80,7 +86,7 @@ def newest_first(graph: nx.MultiDiGraph, papers: Iterable[str]) -> list[str]:
 def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: float | None,
                  table: PaperTable) -> dict[str, Any]:
     """The panel of an entity: names, counts, its newest papers and its best evidence sentences."""
-    attrs = graph.nodes[entity]
+    attrs = model.entity_attrs(graph, entity)
     name = str(attrs.get("name", entity))
     info: dict[str, Any] = {"name": name, "type": str(attrs.get("label", "")),
                             "papers": len(papers), "mentions": int(attrs.get("mentions", 0))}
@@ -99,7 +105,7 @@ def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: f
     evidence = [item for paper, ev in _incident_evidence(graph, entity, set(shown))
                 for item in [evidence_item(graph, ev, paper, table)] if item]
     if evidence:
-        info["evidence"] = _best(evidence, _forms(attrs))
+        info["evidence"] = [item.shown() for item in _best(evidence, entity_forms(attrs))]
     return info
 
 
@@ -111,31 +117,37 @@ def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable, drawn: di
     `entities` are those the view knows (of the shown types); `drawn` gives the node index of those
     on the page, so the panel can go to them.
     """
-    attrs = graph.nodes[paper]
+    attrs = model.paper_attrs(graph, paper)
     known = set(entities)
     info: dict[str, Any] = {"name": table.rows[table.index(paper)]["title"], "type": NodeLabel.PAPER.value,
                             "paper_rows": [table.index(paper)]}
     abstract = _clip(str(attrs.get("abstract") or ""), MAX_ABSTRACT_CHARS)
-    roles, marks, listed = [], [], set()
+    roles: list[dict[str, Any]] = []
+    marks: list[list[int]] = []
+    listed: set[str] = set()
+    edges = {(target, kind): data for _, target, kind, data in model.out_edges(graph, paper)}
     for number, (key, role) in enumerate(ROLES):
-        members = sorted((target for _, target, kind in graph.out_edges(paper, keys=True)
-                          if kind == key and target in known and target not in listed),
-                         key=lambda entity: (str(graph.nodes[entity].get("name", entity)).casefold(), entity))
+        members = sorted((target for target, kind in edges if kind == key and target in known and target not in listed),
+                         key=lambda entity: (_name(graph, entity).casefold(), entity))
         listed.update(members)
         if members:
-            roles.append([role, [[str(graph.nodes[entity].get("name", entity)), drawn.get(entity, -1)]
-                                 for entity in members]])
+            roles.append({"role": role, "entities": [{"name": _name(graph, entity), "node": drawn.get(entity, -1)}
+                                                     for entity in members]})
         marks += [[start, end, number] for entity in members
-                  for start, end in _mention_spans(graph.edges[paper, entity, key], len(abstract))]
+                  for start, end in _mention_spans(edges[entity, key], len(abstract))]
     if roles:
         info["roles"] = roles
     if abstract:
         info["abstract"] = abstract
-        info["marks"] = _disjoint(marks)
+        info["marks"] = [{"start": start, "end": end, "role": role} for start, end, role in _disjoint(marks)]
     return info
 
 
-def _mention_spans(data: dict[str, Any], length: int) -> list[tuple[int, int]]:
+def _name(graph: nx.MultiDiGraph, node: str) -> str:
+    return str(model.node_attrs(graph, node).get("name", node))
+
+
+def _mention_spans(data: EdgeAttrs, length: int) -> list[tuple[int, int]]:
     """The (start, end) abstract offsets of an edge's evidence that lie inside the first `length` characters."""
     spans = {(int(ev.get("start", 0)), int(ev.get("end", 0))) for ev in data.get("evidence", [])}
     return sorted((start, end) for start, end in spans if 0 <= start < end <= length)
@@ -150,26 +162,43 @@ def _disjoint(marks: list[list[int]]) -> list[list[int]]:
     return kept
 
 
-def _incident_evidence(graph: nx.MultiDiGraph, entity: str,
-                       papers: set[str]) -> list[tuple[str, dict[str, Any]]]:
+def _incident_evidence(graph: nx.MultiDiGraph, entity: str, papers: set[str]) -> list[tuple[str, Mapping[str, Any]]]:
     """(paper key, evidence) for the evidence on the edges from the given papers to `entity`."""
-    return [(source, ev) for source, _, data in sorted(graph.in_edges(entity, data=True), key=lambda e: e[0])
+    return [(source, ev) for source, _, _, data in sorted(model.in_edges(graph, entity), key=lambda e: e[0])
             if source in papers for ev in data.get("evidence", [])]
 
 
-def evidence_item(graph: nx.MultiDiGraph, ev: dict[str, Any], paper: str | None,
-                  table: PaperTable) -> list[Any] | None:
-    """[paper row, sentence, mark start, mark end, confidence]: the mention's span inside the sentence."""
+class Quote(NamedTuple):
+    """A sentence of evidence as a panel shows it: its paper's row, the sentence (clipped) and its marked span."""
+
+    paper: int
+    sentence: str
+    start: int
+    end: int
+    confidence: float
+
+    def shown(self) -> dict[str, Any]:
+        """The quote as the page reads it: paper row, sentence, the marked span (none when it is empty)."""
+        return quote(self.paper, self.sentence, [[self.start, self.end]] if self.end > self.start else [])
+
+
+def quote(paper: int, sentence: str, marks: list[list[int]]) -> dict[str, Any]:
+    """A sentence of evidence as the page reads it: its paper's row in the paper table, the text, marked spans."""
+    return {"paper": paper, "sentence": sentence, "marks": [{"start": start, "end": end} for start, end in marks]}
+
+
+def evidence_item(graph: nx.MultiDiGraph, ev: Mapping[str, Any], paper: str | None, table: PaperTable) -> Quote | None:
+    """The quote of one piece of evidence: the mention's span inside its sentence."""
     sentence = str(ev.get("sentence") or "")
-    paper = paper or f"paper:{ev.get('paper')}"
+    paper = paper or paper_key(str(ev.get("paper")))
     if not sentence or paper not in graph:
         return None
     start, end = _in_sentence(ev, len(sentence))
     sentence, start, end = _window(sentence, start, end)
-    return [table.index(paper), sentence, start, end, float(ev.get("confidence", 0.0))]
+    return Quote(table.index(paper), sentence, start, end, float(ev.get("confidence", 0.0)))
 
 
-def _in_sentence(ev: dict[str, Any], length: int) -> tuple[int, int]:
+def _in_sentence(ev: Mapping[str, Any], length: int) -> tuple[int, int]:
     """The evidence's abstract offsets made relative to its sentence (of `length` characters), by the
     sentence's own start; (0, 0) when the span does not lie inside it."""
     offset = int(ev["sentence_start"])
@@ -191,21 +220,15 @@ def _window(sentence: str, start: int, end: int) -> tuple[str, int, int]:
     return prefix + clipped + suffix, start + shift, end + shift
 
 
-def _best(items: list[list[Any]], forms: set[str]) -> list[list[Any]]:
+def _best(items: list[Quote], forms: set[str]) -> list[Quote]:
     """Up to MAX_EVIDENCE items, one per paper: marked and naming the node first, then most confident."""
-    def rank(item: list[Any]) -> tuple:
-        marked = item[3] > item[2]
-        names = any(form in item[1].casefold() for form in forms)
-        return (not marked, not names, -item[4], item[0], item[1])
-    chosen: dict[int, list[Any]] = {}
+    def rank(item: Quote) -> tuple:
+        names = any(form in item.sentence.casefold() for form in forms)
+        return (item.end <= item.start, not names, -item.confidence, item.paper, item.sentence)
+    chosen: dict[int, Quote] = {}
     for item in sorted(items, key=rank):
-        chosen.setdefault(item[0], item)
-    return [item[:4] for item in sorted(chosen.values(), key=rank)[:MAX_EVIDENCE]]
-
-
-def _forms(attrs: dict[str, Any]) -> set[str]:
-    forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
-    return {str(form).casefold() for form in forms if form}
+        chosen.setdefault(item.paper, item)
+    return sorted(chosen.values(), key=rank)[:MAX_EVIDENCE]
 
 
 def _other_forms(forms: Iterable[str], exclude: set[str]) -> list[str]:
@@ -228,14 +251,14 @@ def link_panel(graph: nx.MultiDiGraph, pair: tuple[str, str], shared: Iterable[s
     each name marked)."""
     first, second = pair
     listed = newest_first(graph, shared)
-    evidence: list[list[Any]] = []
+    evidence: list[dict[str, Any]] = []
     for kind in typed:
         for a, b in ((first, second), (second, first)):
-            if graph.has_edge(a, b, key=kind):
-                for ev in graph.edges[a, b, kind].get("evidence", []):
-                    item = evidence_item(graph, ev, None, table)
-                    if item and len(evidence) < MAX_LINK_EVIDENCE:
-                        evidence.append([item[0], item[1], [[item[2], item[3]]] if item[3] > item[2] else []])
+            data = model.edge_attrs(graph, a, b, kind)
+            for ev in data.get("evidence", []) if data is not None else []:
+                item = evidence_item(graph, ev, None, table)
+                if item and len(evidence) < MAX_LINK_EVIDENCE:
+                    evidence.append(item.shown())
     for paper in listed:
         if len(evidence) >= MAX_LINK_EVIDENCE:
             break
@@ -245,11 +268,11 @@ def link_panel(graph: nx.MultiDiGraph, pair: tuple[str, str], shared: Iterable[s
 
 
 def _shared_sentences(graph: nx.MultiDiGraph, paper: str, pair: tuple[str, str],
-                      table: PaperTable) -> list[list[Any]]:
-    """[paper row, sentence, spans] from one paper: a sentence naming both entities, else one naming each."""
+                      table: PaperTable) -> list[dict[str, Any]]:
+    """Quotes from one paper: a sentence naming both entities, else one naming each."""
     found: dict[tuple[int, str], dict[str, list[list[int]]]] = {}  # (sentence start, sentence) -> entity -> spans
     for entity in pair:
-        for data in (graph.get_edge_data(paper, entity) or {}).values():
+        for data in model.between(graph, paper, entity).values():
             for ev in data.get("evidence", []):
                 sentence = str(ev.get("sentence") or "")
                 if not sentence:
@@ -263,7 +286,7 @@ def _shared_sentences(graph: nx.MultiDiGraph, paper: str, pair: tuple[str, str],
     chosen = both[:1] or [next(place for place in ordered if entity in found[place]) for entity in pair
                           if any(entity in found[place] for place in ordered)]
     row = table.index(paper)
-    return [[row, *marked_window(place[1], sorted(span for spans in found[place].values() for span in spans))]
+    return [quote(row, *marked_window(place[1], sorted(span for spans in found[place].values() for span in spans)))
             for place in dict.fromkeys(chosen)]
 
 

@@ -11,12 +11,14 @@ from typing import Any
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
+from paperkg.core.schema import RelType
 from paperkg.viz.clusters import Cluster, cluster_of, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import (MAP_HEIGHT, MAP_WIDTH, cluster_legend, node_colours, node_sizes, overlay_year,
-                                  short_label)
+                                  short_label, year_rows, year_span)
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, evidence_item, paper_panel
 from paperkg.viz.selection import Selection
@@ -29,25 +31,33 @@ MAX_EDGE_EVIDENCE = 2
 
 @dataclass
 class PapersPlan:
-    """The paper view before its layout: the entities and papers drawn, their links and sizes."""
+    """The paper view decided before its layout: the entities and papers drawn, their links, sizes and named
+    clusters; `simple` (the layout's springs) only while it is planned (a plan read back has its positions)."""
 
     entities: list[str]
     papers: list[str]
     paper_total: int        # papers of the selected entities, before the fold
-    nodes: list[str]        # entities and papers, sorted
     notes: list[str]
     edges: list[tuple[str, str, str]]
-    simple: nx.Graph
     degree: dict[str, float]
     sizes: dict[str, float]
+    clusters: list[Cluster]
+    simple: nx.Graph | None = None
+
+    @property
+    def nodes(self) -> list[str]:
+        """Entities and papers, sorted."""
+        return sorted([*self.entities, *self.papers])
 
     def layout(self) -> LayoutJob:
         """The view's layout: every link pulls alike."""
+        if self.simple is None:
+            raise ValueError("a papers plan read back has its positions, not its springs")
         return LayoutJob.of(self.simple, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, weight="none")
 
 
 def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
-    """The papers and entities the paper view draws, folded above a size, with their links."""
+    """The papers and entities the paper view draws, folded above a size, with their links and named clusters."""
     entities, notes = _entities(index, selection)
     papers, paper_total, paper_note = _papers(index, entities)
     is_paper = set(papers)
@@ -60,59 +70,54 @@ def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
     simple.add_nodes_from(nodes)
     simple.add_edges_from((s, t) for s, t, _ in edges)
     degree = {node: float(simple.degree(node)) for node in nodes}
-    return PapersPlan(entities, papers, paper_total, nodes, notes + paper_note, edges, simple, degree,
-                      node_sizes(degree, len(nodes)))
+    clusters = named_clusters(link_graph(index, entities), {node: index.name(node) for node in entities},
+                              {node: index.paper_count(node) for node in entities})
+    return PapersPlan(entities, papers, paper_total, notes + paper_note, edges, degree,
+                      node_sizes(degree, len(nodes)), clusters, simple)
 
 
 def papers_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str,
-                plan: PapersPlan | None = None, positions: dict[str, tuple[float, float]] | None = None) -> PageData:
-    """The data of the paper-entity page (`plan` and `positions`, when given, are plan_papers' and its layout's)."""
+                plan: PapersPlan, positions: dict[str, tuple[float, float]]) -> PageData:
+    """The data of the paper-entity page, from plan_papers' plan and its layout's positions."""
     graph = index.graph
-    plan = plan or plan_papers(index, selection)
-    entities, papers, nodes, notes, edges, degree, sizes = (plan.entities, plan.papers, plan.nodes, plan.notes,
-                                                            plan.edges, plan.degree, plan.sizes)
+    entities, papers, nodes, degree, sizes = plan.entities, plan.papers, plan.nodes, plan.degree, plan.sizes
     is_paper, kept = set(papers), set(nodes)
-    positions = positions if positions is not None else plan.layout().run()
     table = PaperTable(graph)
     texts = {node: short_label(table.rows[table.index(node)]["title"] if node in is_paper
-                               else str(graph.nodes[node].get("name", node))) for node in nodes}
+                               else index.name(node)) for node in nodes}
     ranked = sorted(nodes, key=lambda node: (-degree[node], node))  # papers and entities named alike by their links
     fonts = label_fonts(ranked, positions, sizes, texts)
     first, last = (min(index.years.values()), max(index.years.values())) if index.years else (None, None)
     years = {node: (float(index.years[node]) if node in index.years else None) if node in is_paper
              else index.mean_year(node) for node in nodes}
     overlay = {node: years[node] if node in is_paper else overlay_year(index, node, years[node]) for node in nodes}
-    clusters = named_clusters(link_graph(index, entities),
-                              {node: str(graph.nodes[node].get("name", node)) for node in entities},
-                              {node: index.paper_count(node) for node in entities})
-    in_cluster = papers_in_clusters(index, papers, cluster_of(clusters))
+    in_cluster = papers_in_clusters(index, papers, cluster_of(plan.clusters))
     where = {node: i for i, node in enumerate(nodes)}
-    colours = node_colours(graph, nodes, in_cluster, overlay, (first, last))
+    colours = node_colours(index, nodes, in_cluster, overlay, (first, last))
     panels = [paper_panel(graph, node, table, where, index.papers_of) if node in is_paper else
               entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     vis_nodes = []
     for i, node in enumerate(nodes):
-        label = str(graph.nodes[node].get("label"))
+        label = index.label(node)
         vis_nodes.append({
             "id": node, "text": texts[node], "x": positions[node][0], "y": positions[node][1],
             "size": sizes[node], "labelSize": fonts[node], "shape": node_style(label).shape,
             "color": colours[colour_by][i], "kind": label,
             "papers": 1 if node in is_paper else index.paper_count(node),
-            "years": ([[index.years[node], 1]] if node in index.years else []) if node in is_paper
-            else [[y, n] for y, n in index.year_counts(node).items()]})
-    vis_edges, edge_panels = _paper_edges(graph, edges, table)
+            "years": year_rows({index.years[node]: 1} if node in index.years else {}) if node in is_paper
+            else year_rows(index.year_counts(node))})
+    vis_edges, edge_panels = _paper_edges(graph, plan.edges, table)
     return PageData(
         view="papers", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
         node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
-        years=[first, last] if first is not None and last is not None else None, notes=notes,
+        years=year_span(first, last), notes=plan.notes,
         sizes="Size: links on this page. Shape and colour: type. Arrows point from paper to entity.",
-        clusters=cluster_legend(clusters, in_cluster, positions, where),
+        clusters=cluster_legend(plan.clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out), paper_total=plan.paper_total,
-        folded=folded_entries(graph, [e for e in selection.left_out if e not in entities], index.paper_count)
-        + folded_entries(graph, [e for e in selection.nodes if e not in kept], index.paper_count),
+        folded=folded_entries(index, [e for e in selection.left_out if e not in entities])
+        + folded_entries(index, [e for e in selection.nodes if e not in kept]),
         physics=False)
-
 
 
 def _paper_edges(graph: nx.MultiDiGraph, edges: list[tuple[str, str, str]],
@@ -121,7 +126,8 @@ def _paper_edges(graph: nx.MultiDiGraph, edges: list[tuple[str, str, str]],
     vis_edges: list[dict[str, Any]] = []
     edge_panels: dict[str, dict[str, Any]] = {}
     for source, target, key in edges:
-        data = graph.edges[source, target, key]
+        data = model.edge_attrs(graph, source, target, key)
+        assert data is not None
         style = relation_style(key)
         edge_id = f"{source}|{key}|{target}"
         vis_edges.append({"id": edge_id, "from": source, "to": target, "kinds": [key], "papers": 1, "arrows": "to",
@@ -131,10 +137,10 @@ def _paper_edges(graph: nx.MultiDiGraph, edges: list[tuple[str, str, str]],
                                     "opacity": 0.6}})
         evidence = [item for ev in data.get("evidence", [])
                     for item in [evidence_item(graph, ev, None, table)] if item]
-        evidence.sort(key=lambda item: (-item[4], item[0], item[1]))
+        evidence.sort(key=lambda item: (-item.confidence, item.paper, item.sentence))
         edge_panels[edge_id] = {"kinds": [style.name],
                                 "papers": len({ev.get("paper") for ev in data.get("evidence", [])}),
-                                "evidence": [item[:4] for item in evidence[:MAX_EDGE_EVIDENCE]]}
+                                "evidence": [item.shown() for item in evidence[:MAX_EDGE_EVIDENCE]]}
     return vis_edges, edge_panels
 
 
@@ -187,4 +193,4 @@ def _proposals(index: EntityIndex, papers: list[str], allowed: set[str]) -> set[
     """What the drawn papers propose (among the `allowed` entities): never folded away from its paper."""
     graph = index.graph
     return {target for paper in papers for _, target, kind in graph.out_edges(paper, keys=True)
-            if kind == "PROPOSES" and target in allowed}
+            if kind == RelType.PROPOSES.value and target in allowed}

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.graph_model import entity_forms
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.options import FOCUS_MAX_NODES, HUB_DEGREE
 
@@ -55,7 +57,7 @@ def focus_entities(index: EntityIndex, focus: str, *, depth: int, hub_degree: in
             step |= neighbours
         frontier = step - reached
         reached |= frontier
-    name = index.graph.nodes[focus].get("name", focus)
+    name = index.name(focus)
     scope = f" within {depth} links of {name}"
     notes = [f"{len(hubs):,} hub {'entity' if len(hubs) == 1 else 'entities'} (more than {hub_degree:,} "
              "neighbours) reached but not gone through (--hub-degree)."] if hubs else []
@@ -84,10 +86,9 @@ RANKINGS = {"pagerank": "by PageRank", "papers": "by papers, then PageRank"}
 def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str] | None, min_papers: int,
               max_nodes: int | None, rank: str, keep: str | None, scope: str) -> Selection:
     wanted = set(types) if types else None
-    label = index.graph.nodes
     notes = []
     passing = [entity for entity in candidates if entity == keep or (
-        (wanted is None or label[entity].get("label") in wanted)
+        (wanted is None or index.label(entity) in wanted)
         and index.paper_count(entity) >= min_papers)]
     if len(passing) < len(candidates):
         what = []
@@ -148,20 +149,13 @@ def thin_links(graph: nx.Graph, max_links: int) -> tuple[nx.Graph, tuple[str, ..
 def resolve_entity(index: EntityIndex, name: str) -> str:
     """The entity a user means by `name` (name, alias, acronym or long form, any case), or a usage error."""
     wanted = name.strip().casefold()
-    graph = index.graph
-    matches = sorted((entity for entity in index.entities if wanted in _forms(graph.nodes[entity])),
-                     key=index.rank_key)
+    matches = sorted((entity for entity in index.entities
+                      if wanted in entity_forms(model.entity_attrs(index.graph, entity))), key=index.rank_key)
     if matches:
         return matches[0]
-    forms = sorted({str(graph.nodes[entity].get("name", entity)) for entity in index.entities})
+    forms = sorted({index.name(entity) for entity in index.entities})
     close = difflib.get_close_matches(name, forms, n=MAX_SUGGESTIONS, cutoff=0.6) or \
         [form for form in forms if wanted and wanted in form.casefold()][:MAX_SUGGESTIONS]
     hint = f" Close matches: {', '.join(close)}." if close else ""
     raise PaperkgError(f"--focus {name!r}: no entity has that name, alias or acronym.{hint}",
                        ExitCode.USAGE)
-
-
-def _forms(attrs: dict) -> set[str]:
-    """The case-folded names an entity answers to."""
-    forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
-    return {str(form).casefold() for form in forms if form}

@@ -15,6 +15,7 @@ from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
 from paperkg.viz.papers_page import PapersPlan, papers_page, plan_papers
 from paperkg.viz.selection import Selection, focus_entities, resolve_entity, select_entities
+from paperkg.viz.view_layer import Positions, ViewLayer, plan_options
 
 
 def render_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions = DEFAULT_VIEW) -> list[Path]:
@@ -34,8 +35,8 @@ class PendingViews:
     selection: Selection
     map_plan: MapPlan
     papers_plan: PapersPlan
-    map_layout: Future[dict[str, tuple[float, float]]]
-    papers_layout: Future[dict[str, tuple[float, float]]]
+    map_layout: Future[Positions]
+    papers_layout: Future[Positions]
     out_dir: Path
     options: ViewOptions
 
@@ -52,26 +53,38 @@ class PendingViews:
                                     positions=self.map_layout.result()), written[0])
         return written
 
+    def layer(self) -> ViewLayer:
+        """The views as a build saves them (once their layouts are done)."""
+        return ViewLayer(plan_options(self.options), self.selection, self.map_plan, self.map_layout.result(),
+                         self.papers_plan, self.papers_layout.result())
 
-def start_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions,
-                layouts: Executor | None = None) -> PendingViews:
+
+def start_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions, layouts: Executor | None = None,
+                layer: ViewLayer | None = None) -> PendingViews:
     """render_views in two halves: plan both views and lay them out, the map (most of the views'
     time) on `layouts`, a process pool, so that the caller can write other files meanwhile (without
-    it, here), the paper view here."""
+    it, here), the paper view here. With a build's `layer` made for these options, its plans and positions."""
     index = index_entities(graph)
+    if layer is not None and layer.serves(options):
+        return PendingViews(index, layer.selection, layer.map_plan, layer.papers_plan, _done(layer.map_positions),
+                            _done(layer.papers_positions), Path(out_dir), options)
     selection = select_entities(index, types=options.types or None, min_papers=options.min_papers,
                                 **fold(options.max_nodes))
     map_plan, papers_plan = plan_map(index, selection, options.size_by), plan_papers(index, selection)
     return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
-                        _run(papers_plan.layout(), None), Path(out_dir), options)
+                        _done(papers_plan.layout().run()), Path(out_dir), options)
 
 
-def _run(job: LayoutJob, layouts: Executor | None) -> Future[dict[str, tuple[float, float]]]:
+def _run(job: LayoutJob, layouts: Executor | None) -> Future[Positions]:
     """The job submitted to `layouts`, or run here into a done future."""
     if layouts is not None:
         return layouts.submit(job.run)
-    done: Future[dict[str, tuple[float, float]]] = Future()
-    done.set_result(job.run())
+    return _done(job.run())
+
+
+def _done(positions: Positions) -> Future[Positions]:
+    done: Future[Positions] = Future()
+    done.set_result(positions)
     return done
 
 
@@ -85,13 +98,12 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, options: ViewOp
     selection = focus_entities(index, entity, depth=options.depth, hub_degree=options.hub_degree,
                                types=options.types or None, min_papers=options.min_papers,
                                max_nodes=options.max_nodes or FOCUS_MAX_NODES)
-    name = graph.nodes[entity].get("name", entity)
     plan = plan_map(index, selection, options.size_by)
     positions = plan.layout(centre=entity).run()
     cx, cy = positions[entity]  # separating circles may have moved it a little
     positions = {node: (round(x - cx, 1) + 0.0, round(y - cy, 1) + 0.0) for node, (x, y) in positions.items()}
-    page = entity_map_page(index, selection, title=f"{options.heading} · {name}", size_by=options.size_by,
-                           colour_by=options.colour_by, plan=plan, positions=positions)
+    page = entity_map_page(index, selection, title=f"{options.heading} · {index.name(entity)}",
+                           size_by=options.size_by, colour_by=options.colour_by, plan=plan, positions=positions)
     page.focus = entity
     render_page(page, Path(path))
     return entity

@@ -1,7 +1,7 @@
 """Readers of the public relation benchmarks (SciER, SciERC) in paperkg's relation schema, for
 training the relation model (extract/training/relations.py) and scoring it (`paperkg eval relations`).
 
-Mapping (README "Relations"): SciER's nine labels map one to one; of SciERC's seven, EVALUATE-FOR
+Mapping (docs/reference/graph-model.md): SciER's nine labels map one to one; of SciERC's seven, EVALUATE-FOR
 is turned round (SciERC writes "data EVALUATE-FOR method", paperkg "method EVALUATED_ON data") and
 CONJUNCTION and FEATURE-OF have no paperkg type. SciERC entities in paperkg's types: Method, Task,
 Metric as given, Material as Dataset only where it names a data set (the types corpus's rule),

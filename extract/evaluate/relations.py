@@ -1,5 +1,5 @@
 """`paperkg eval relations`: the pipeline's relations (doc._.paperkg_relations) scored against SciER or
-SciERC in paperkg's schema (mapping: relation_benchmarks.py, README "Relations").
+SciERC in paperkg's schema (mapping: relation_benchmarks.py, docs/reference/graph-model.md).
 
 The pipeline runs on the benchmark's own tokens. End to end, a relation's arguments are the
 pipeline's own entity mentions; with `gold_entities` the entity step's output is replaced by the

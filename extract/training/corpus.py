@@ -14,7 +14,7 @@ O evidence for its own labels. Instead (policy "teacher") only the tokens that a
 trained on the sources that do annotate the label, tags with it are missing; every other token is O.
 Policy "naive" (every unannotated token O) builds the teachers' own corpora.
 
-Conventions (kept from the experiments that chose this recipe, docs/TRAINING.md):
+Conventions (kept from the experiments that chose this recipe, docs/guides/training.md):
 * A gold span ending in "( ACR )" is split into the name and the acronym with the same label, as
   paperkg writes them (TDMSci writes one span, SciERC mostly one, SciER two).
 * SciERC Material becomes Dataset only where it names a data set (`names_a_dataset`); other

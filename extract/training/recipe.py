@@ -1,7 +1,7 @@
 """The recipe of what paperkg ships learned from data, step by step: the termhood table
 (extract/data/corpus_df.tsv.gz) from the shared abstracts, and the model (extract/model/: entity types,
 SciERC terms, relations) from the public benchmarks and en_core_web_sm's tok2vec. `paperkg train` runs it;
-docs/TRAINING.md
+docs/guides/training.md
 explains each step.
 
 Every step writes one output under OUTPUT_DIR, complete or not at all, so a run resumes: a step

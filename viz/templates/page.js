@@ -33,15 +33,15 @@
     filters.minPapers = Math.max(1, parseInt(minPapers.value, 10) || 1);
     filters.allYears = true;
     if (data.years && yearFrom && yearTo) {
-      filters.from = parseInt(yearFrom.value, 10) || data.years[0];
-      filters.to = parseInt(yearTo.value, 10) || data.years[1];
-      filters.allYears = filters.from <= data.years[0] && filters.to >= data.years[1];
+      filters.from = parseInt(yearFrom.value, 10) || data.years.first;
+      filters.to = parseInt(yearTo.value, 10) || data.years.last;
+      filters.allYears = filters.from <= data.years.first && filters.to >= data.years.last;
     }
   }
   function papersInYears(node) {
     if (filters.allYears) return node.papers;
     var total = 0;
-    node.years.forEach(function (pair) { if (pair[0] >= filters.from && pair[0] <= filters.to) total += pair[1]; });
+    node.years.forEach(function (row) { if (row.year >= filters.from && row.year <= filters.to) total += row.papers; });
     return total;
   }
   function nodePasses(node) {
@@ -177,7 +177,7 @@
   function emphasise(ids) {
     emphasisOrder = ids.slice();
     ids.forEach(function (id) {
-      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasisOrder.push(data.nodes[link[0]].id); });
+      (data.panels[indexOf.get(id)].related || []).forEach(function (link) { emphasisOrder.push(data.nodes[link.node].id); });
     });
     emphasised = new Set(emphasisOrder);
   }
@@ -220,7 +220,7 @@
   document.getElementById("reset").addEventListener("click", function () {
     typeBoxes.concat(relationBoxes).forEach(function (box) { box.checked = true; });
     minPapers.value = 1;
-    if (yearFrom) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
+    if (yearFrom) { yearFrom.value = data.years.first; yearTo.value = data.years.last; }
     applyFilters();
   });
   showCounts();
@@ -258,16 +258,16 @@
     box.appendChild(badge);
     return box;
   }
-  // Text with its [start, end, class] spans marked (sorted, not overlapping), as text nodes.
-  function marked(tag, text, spans) {
+  // Text with its marks ({start, end}, and a role in an abstract) marked (sorted, not overlapping), as text nodes.
+  function marked(tag, text, marks) {
     var box = element(tag);
     var at = 0;
-    spans.forEach(function (span) {
-      if (span[0] < at || span[1] <= span[0]) return;
-      box.appendChild(document.createTextNode(text.slice(at, span[0])));
-      var mark = element("mark", span.length > 2 ? "role-" + span[2] : "", text.slice(span[0], span[1]));
+    marks.forEach(function (span) {
+      if (span.start < at || span.end <= span.start) return;
+      box.appendChild(document.createTextNode(text.slice(at, span.start)));
+      var mark = element("mark", span.role !== undefined ? "role-" + span.role : "", text.slice(span.start, span.end));
       box.appendChild(mark);
-      at = span[1];
+      at = span.end;
     });
     box.appendChild(document.createTextNode(text.slice(at)));
     return box;
@@ -280,9 +280,9 @@
     if (meta) item.appendChild(element("span", "paper-meta", " (" + meta + ")"));
     var links = element("span", "links");
     (paper.links || []).forEach(function (link) {
-      if (!/^https?:\/\//i.test(link[1])) return;
-      var anchor = element("a", "", link[0]);
-      anchor.href = link[1];
+      if (!/^https?:\/\//i.test(link.url)) return;
+      var anchor = element("a", "", link.name);
+      anchor.href = link.url;
       anchor.target = "_blank";
       anchor.rel = "noopener noreferrer";
       links.appendChild(anchor);
@@ -293,9 +293,8 @@
   function evidenceBlock(items) {
     var box = element("div");
     items.forEach(function (item) {
-      var spans = Array.isArray(item[2]) ? item[2] : [[item[2], item[3]]];
-      var quote = marked("blockquote", item[1], spans);
-      var paper = data.papers[item[0]];
+      var quote = marked("blockquote", item.sentence, item.marks);
+      var paper = data.papers[item.paper];
       quote.appendChild(element("span", "source", "— " + paper.title + (paper.year ? " (" + paper.year + ")" : "")));
       box.appendChild(quote);
     });
@@ -309,18 +308,18 @@
   // An entity's papers per year from the page's first to last year, and the year it was first seen.
   function yearSparkline(node) {
     if (!data.years || !node.years || !node.years.length) return [];
-    var ns = "http://www.w3.org/2000/svg", span = data.years[1] - data.years[0] + 1, width = 240, height = 36;
+    var ns = "http://www.w3.org/2000/svg", span = data.years.last - data.years.first + 1, width = 240, height = 36;
     var counts = {}, top = 1, first = Infinity;
-    node.years.forEach(function (pair) { counts[pair[0]] = pair[1]; top = Math.max(top, pair[1]); first = Math.min(first, pair[0]); });
+    node.years.forEach(function (row) { counts[row.year] = row.papers; top = Math.max(top, row.papers); first = Math.min(first, row.year); });
     var chart = document.createElementNS(ns, "svg");
     chart.setAttribute("class", "sparkline");
     chart.setAttribute("width", width);
     chart.setAttribute("height", height);
     chart.setAttribute("role", "img");
-    for (var year = data.years[0]; year <= data.years[1]; year++) {
+    for (var year = data.years.first; year <= data.years.last; year++) {
       var bar = document.createElementNS(ns, "rect"), h = counts[year] ? Math.max(2, (height - 2) * counts[year] / top) : 0;
       var w = width / span;
-      bar.setAttribute("x", (year - data.years[0]) * w);
+      bar.setAttribute("x", (year - data.years.first) * w);
       bar.setAttribute("y", height - h);
       bar.setAttribute("width", Math.max(1, w - 1));
       bar.setAttribute("height", h);
@@ -328,7 +327,7 @@
       bar.appendChild(document.createElementNS(ns, "title")).textContent = year + ": " + plural(counts[year] || 0, "paper");
       chart.appendChild(bar);
     }
-    var caption = element("p", "facts", "Papers per year " + data.years[0] + "–" + data.years[1] + " · first seen " + first);
+    var caption = element("p", "facts", "Papers per year " + data.years.first + "–" + data.years.last + " · first seen " + first);
     return [caption, chart];
   }
   function nodePanel(i) {
@@ -356,11 +355,11 @@
       var list = element("ul");
       info.related.forEach(function (link) {
         var item = element("li");
-        var button = element("button", "entity", data.panels[link[0]].name);
+        var button = element("button", "entity", data.panels[link.node].name);
         button.type = "button";
-        button.addEventListener("click", function () { focusNode(data.nodes[link[0]].id); });
+        button.addEventListener("click", function () { focusNode(data.nodes[link.node].id); });
         item.appendChild(button);
-        item.appendChild(element("span", "paper-meta", " " + plural(link[1], "paper") + relationNames(link[2])));
+        item.appendChild(element("span", "paper-meta", " " + plural(link.papers, "paper") + relationNames(link.kinds)));
         list.appendChild(item);
       });
       parts.push(list);
@@ -383,18 +382,18 @@
     var box = element("div", "roles");
     roles.forEach(function (role) {
       var head = element("h3", "", "");
-      head.appendChild(element("span", "role-chip role-" + ROLE_ORDER.indexOf(role[0]), role[0]));
+      head.appendChild(element("span", "role-chip role-" + ROLE_ORDER.indexOf(role.role), role.role));
       box.appendChild(head);
       var list = element("ul", "role-list");
-      role[1].forEach(function (entity) {
+      role.entities.forEach(function (entity) {
         var item = element("li");
-        if (entity[1] >= 0) {
-          var button = element("button", "entity", entity[0]);
+        if (entity.node >= 0) {
+          var button = element("button", "entity", entity.name);
           button.type = "button";
-          button.addEventListener("click", function () { focusNode(data.nodes[entity[1]].id); });
+          button.addEventListener("click", function () { focusNode(data.nodes[entity.node].id); });
           item.appendChild(button);
         } else {
-          item.appendChild(element("span", "", entity[0]));
+          item.appendChild(element("span", "", entity.name));
           item.appendChild(element("span", "paper-meta", " (not drawn here)"));
         }
         list.appendChild(item);
@@ -429,10 +428,10 @@
     openPanel(parts);
   }
   function foldedPanel(row) {
-    openPanel([heading(row[0], row[1]),
-      element("p", "facts", plural(row[2], "paper") + (row[3] ? " · acronym " + row[3] : "")),
+    openPanel([heading(row.name, row.type),
+      element("p", "facts", plural(row.papers, "paper") + (row.acronym ? " · acronym " + row.acronym : "")),
       element("p", "warning", "Folded away: not drawn in this view. Draw it with its neighbours with"),
-      element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row[0]))]);
+      element("pre", "", "paperkg view graph.json --focus " + JSON.stringify(row.name))]);
   }
   document.getElementById("close-panel").addEventListener("click", function () { panel.hidden = true; });
   document.addEventListener("keydown", function (event) {  // Escape closes the panel (an open result list first)
@@ -467,12 +466,12 @@
   var forms = [];
   data.panels.forEach(function (info, i) {
     [info.name, info.acronym, info.long_form].concat(info.aliases || []).forEach(function (form) {
-      if (form) forms.push([form.toLowerCase(), i, false]);
+      if (form) forms.push({ form: form.toLowerCase(), index: i, folded: false });
     });
   });
   data.folded.forEach(function (row, j) {
-    forms.push([row[0].toLowerCase(), j, true]);
-    if (row[3]) forms.push([row[3].toLowerCase(), j, true]);
+    forms.push({ form: row.name.toLowerCase(), index: j, folded: true });
+    if (row.acronym) forms.push({ form: row.acronym.toLowerCase(), index: j, folded: true });
   });
   function score(form, query) {
     if (form === query) return 0;
@@ -483,13 +482,13 @@
   function matches(query) {
     var best = new Map();
     forms.forEach(function (entry) {
-      var s = score(entry[0], query);
+      var s = score(entry.form, query);
       if (s < 0) return;
-      var key = (entry[2] ? "f" : "n") + entry[1];
-      if (!best.has(key) || best.get(key).score > s) best.set(key, { score: s, index: entry[1], folded: entry[2] });
+      var key = (entry.folded ? "f" : "n") + entry.index;
+      if (!best.has(key) || best.get(key).score > s) best.set(key, { score: s, index: entry.index, folded: entry.folded });
     });
-    function papers(hit) { return hit.folded ? data.folded[hit.index][2] : data.panels[hit.index].papers || 0; }
-    function name(hit) { return hit.folded ? data.folded[hit.index][0] : data.panels[hit.index].name; }
+    function papers(hit) { return hit.folded ? data.folded[hit.index].papers : data.panels[hit.index].papers || 0; }
+    function name(hit) { return hit.folded ? data.folded[hit.index].name : data.panels[hit.index].name; }
     return Array.from(best.values()).sort(function (a, b) {
       return a.score - b.score || a.folded - b.folded || papers(b) - papers(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
     }).slice(0, MAX_RESULTS);
@@ -514,7 +513,8 @@
       var item = element("li");
       item.setAttribute("role", "option");
       item.setAttribute("aria-selected", k === 0 ? "true" : "false");
-      var info = hit.folded ? { name: data.folded[hit.index][0], type: data.folded[hit.index][1], papers: data.folded[hit.index][2] } : data.panels[hit.index];
+      var folded = hit.folded ? data.folded[hit.index] : null;  // a folded entity's acronym is not shown here
+      var info = folded ? { name: folded.name, type: folded.type, papers: folded.papers } : data.panels[hit.index];
       item.appendChild(element("span", "name", info.name + (info.acronym && info.acronym !== info.name ? " (" + info.acronym + ")" : "")));
       item.appendChild(element("span", "meta", info.type + (info.type === PAPER ? "" : " · " + plural(info.papers, "paper")) + (hit.folded ? " · folded" : "")));
       item.addEventListener("mousedown", function (event) { event.preventDefault(); choose(hit); });

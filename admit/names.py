@@ -3,13 +3,16 @@
 Extraction sometimes hands over a span cut by a line-break hyphen ('represen-'), glued to the
 next sentence ('CARE.Github Repository') or word ('BLEUOur'), spaced inside a hyphen
 ('off- the-shelf LLM'), or a bare number ('34k'). `clean_name` gives the repaired name and the
-rule that repaired it (kept as merge evidence on the node), or None for a name that is no name.
+rule that repaired it (kept as merge evidence on the node), or None for a name that is no name;
+`hyphenated_names` joins a name cut at a line-break hyphen with the rest of its word.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 from typing import NamedTuple
+
+from paperkg.core.schema import Extraction
 
 # Capitalised words that open an English sentence in an abstract; one glued to a name
 # ('BLEUOur', 'SQuADThe') is the next sentence's first word after a lost full stop.
@@ -27,6 +30,8 @@ _GLUED_SENTENCE = re.compile(r"^(\S*[A-Za-z0-9)\]][A-Za-z0-9)\]])\.([A-Z][a-z]+)
 _GLUED_WORD = re.compile(r"^(.*[A-Za-z0-9])([A-Z][a-z]+)$")
 _SPACED_HYPHEN = re.compile(r"(?<=\w)(?:-\s+|\s+-)(?=\w)")
 _LETTER = re.compile(r"[^\W\d_]")
+# the rest of a word a line-break hyphen cut; not a conjunction after a suspended hyphen ("closed- and open-source")
+_BROKEN_WORD = re.compile(r"\s+(?!(?:and|or|nor|to|vs)\b)([a-z]+)\b")
 
 
 class CleanName(NamedTuple):
@@ -58,3 +63,25 @@ def clean_name(name: str) -> CleanName | None:
     if not _LETTER.search(text) or _NUMBER.match(text):
         return None
     return CleanName(text, rule)
+
+
+def hyphenated_names(record: Extraction) -> dict[str, str]:
+    """Names cut at a line-break hyphen in this paper, joined with the word that goes on after the break:
+    'natural language process-' (before ' ing') -> 'natural language processing'."""
+    spans = [(m.name, m.end) for m in record.entities if m.name.endswith("-") and m.text == m.name]
+    spans += [(a.long, a.long_end) for a in record.acronyms if a.long.endswith("-")]
+    joined = {}
+    for name, end in spans:
+        rest = _BROKEN_WORD.match(record.paper.abstract, end)
+        if rest:
+            joined[name] = name[:-1] + rest.group(1)
+    return joined
+
+
+@lru_cache(maxsize=1 << 16)
+def is_short_form(name: str) -> bool:
+    """A one-word name with two capitals or a capital and a digit ('NLP', 'mBERT', 'XLM-R', 'T5')."""
+    if " " in name or len(name) > 15:
+        return False
+    capitals = sum(c.isupper() for c in name)
+    return capitals >= 2 or (capitals == 1 and any(c.isdigit() for c in name))

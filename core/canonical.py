@@ -53,6 +53,7 @@ def entity_key(label: str, name: str) -> str:
     return f"{label.lower()}:{canonical_name(name, label)}"
 
 
-def paper_key(paper_id: str) -> str:
-    """The node key of a paper."""
-    return f"paper:{paper_id}"
+@lru_cache(maxsize=1 << 16)  # names repeat across papers
+def group_form(name: str) -> str:
+    """The form names are grouped under: canonical, singular, without hyphens and spaces."""
+    return match_form(canonical_name(name))

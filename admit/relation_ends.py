@@ -10,16 +10,17 @@ it is written: a name that runs on in Title Case ("EDA" of "EDA Elite Challenge"
 Dataset slot, the modifier of the noun after it ("UV" of "UV maintenance") ends no typed edge from that
 sentence. A Task whose head is no task noun ("3D scenes", "medical entities") names a thing and ends no typed
 edge, and a USED_FOR relation needs a sentence that states a purpose for its task (the task mention's role). The
-rules are data (graph/data/relation_ends.txt).
+rules are data (admit/data/relation_ends.txt).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
-from paperkg.core.schema import Mention, NodeLabel, RelType, Role
+from paperkg.core.schema import Mention, NodeLabel, RelType, Role, relation_allowed
 
 RULES_FILE = "relation_ends.txt"
 KINDS = ("quality", "quality-after-adj", "not-dataset", "organisation", "generic", "name-head", "verb", "opener",
@@ -70,8 +71,8 @@ class EndRules(NamedTuple):
 
 @lru_cache(maxsize=1)
 def shipped_rules() -> EndRules:
-    """The rules shipped in paperkg/graph/data/."""
-    return EndRules.parse((resources.files("paperkg.graph") / "data" / RULES_FILE).read_text(encoding="utf8"))
+    """The rules shipped in paperkg/admit/data/."""
+    return EndRules.parse((resources.files("paperkg.admit") / "data" / RULES_FILE).read_text(encoding="utf8"))
 
 
 def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | None:
@@ -93,6 +94,17 @@ def end_refusal(name: str, label: str, rules: EndRules | None = None) -> str | N
                                              or words[0] in rules.organisation):
         return "not-dataset"
     return None
+
+
+def edge_refusal(kind: RelType, head: tuple[str, str], tail: tuple[str, str],
+                 refused: Callable[[str, str], str | None] = end_refusal) -> str | None:
+    """Why a typed edge between two nodes, given as (name, label) with their final labels, is dropped, or None:
+    its type does not take these labels ('ends-not-allowed'), or an end is no thing to relate (`refused`,
+    end_refusal: a quality, a language in a Dataset slot, ...). A pure function of the two nodes, so the graph
+    applies it to its table of edges once the corpus has decided every node's type."""
+    if not relation_allowed(kind, head[1], tail[1]):
+        return "ends-not-allowed"
+    return refused(*head) or refused(*tail)
 
 
 def _names_no_task(head: str, rules: EndRules) -> bool:

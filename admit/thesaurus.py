@@ -7,7 +7,7 @@ from pathlib import Path
 from paperkg.core.errors import PaperkgError
 from paperkg.core.schema import Extraction, Mention
 
-from .canonical import canonical_name
+from paperkg.core.canonical import canonical_name
 
 
 def read_thesaurus(path: Path) -> dict[str, str]:
@@ -64,15 +64,17 @@ def _follow_chains(rows: dict[str, tuple[str, int]], path: Path) -> dict[str, st
     return final
 
 
-def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction:
-    """The record with entities renamed or dropped; relations of dropped entities go too."""
+def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> tuple[Extraction, list[Mention]]:
+    """The record with entities renamed or dropped (relations of dropped entities go too), and the dropped."""
     if not thesaurus:
-        return record
+        return record, []
     kept: list[Mention] = []
+    dropped: list[Mention] = []
     new_index: dict[int, int] = {}
     for index, entity in enumerate(record.entities):
         replacement = _lookup(entity, thesaurus)
         if replacement == "":
+            dropped.append(entity)
             continue
         if replacement is not None:
             entity = replace(entity, name=replacement, acronym=None)
@@ -80,7 +82,7 @@ def apply_thesaurus(record: Extraction, thesaurus: dict[str, str]) -> Extraction
         kept.append(entity)
     relations = [replace(rel, head=new_index[rel.head], tail=new_index[rel.tail])
                  for rel in record.relations if rel.head in new_index and rel.tail in new_index]
-    return replace(record, entities=kept, relations=relations)
+    return replace(record, entities=kept, relations=relations), dropped
 
 
 def _lookup(entity: Mention, thesaurus: dict[str, str]) -> str | None:

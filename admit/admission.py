@@ -1,0 +1,121 @@
+"""One paper's admission: which mentions are node names and which relations may be edges, paper by paper.
+
+In order: the user thesaurus renames or drops mentions; a mention extraction did not take for a term
+(its termhood reason) is no node, nor is one whose name is no name (a number, a cut word; a name cut
+at a line-break hyphen is joined first, and a defined short form whose long form is no name stays as
+the short form) or of none of the four types. A SYNONYM_OF relation says two admitted names are one
+thing when it is sure enough, both have one type and neither is a short form; a typed relation may be
+an edge when it reaches the graph's operating point, both ends are admitted, neither end is a piece of
+a longer noun phrase where the abstract writes it, and a USED_FOR states a purpose. Every refusal is
+kept with its reason (records.py). Corpus-level decisions (what a short form stands for, which names are
+one node, its type) are the graph's.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from paperkg.core.canonical import acronym_key, canonical_name, group_form
+from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE, Extraction, Mention, Relation, RelType
+
+from .names import clean_name, hyphenated_names, is_short_form
+from .records import Admitted, AdmittedName, NameRefusal, RelationRefusal
+from .relation_ends import mention_refusal, purpose_refusal
+from .thesaurus import apply_thesaurus
+
+SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges its two names only when at least this sure
+
+
+def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
+          min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Admitted:
+    """The paper's admitted names and relations, and its refusals (`min_confidence`: the operating point
+    below which a relation makes no edge; benches lower it to see the relation model's every edge)."""
+    record, dropped = apply_thesaurus(record, thesaurus or {})
+    paper = record.paper.id
+    admitted = Admitted(record, [], refused_names=[NameRefusal(paper, m.name, _label(m), "thesaurus")
+                                                   for m in dropped])
+    cut = hyphenated_names(record)
+    for mention in record.entities:
+        name, reason = admitted_name(mention, cut)
+        admitted.names.append(name)
+        if reason:
+            admitted.refused_names.append(NameRefusal(paper, mention.name, _label(mention), reason))
+    _admit_relations(admitted, min_confidence)
+    return admitted
+
+
+def admit_all(records: Iterable[Extraction], thesaurus: dict[str, str] | None = None,
+              min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Iterator[Admitted]:
+    """Each record admitted."""
+    return (admit(record, thesaurus, min_confidence) for record in records)
+
+
+def admitted_name(mention: Mention, hyphenated: dict[str, str]) -> tuple[AdmittedName | None, str]:
+    """The mention as a node's name, or (None, why not)."""
+    if not mention.node:
+        return None, mention.termhood
+    name, rule = hyphenated.get(mention.name, mention.name), "hyphenation" if mention.name in hyphenated else ""
+    cleaned = clean_name(name)
+    if cleaned is None and mention.acronym and mention.text == mention.acronym:
+        cleaned = clean_name(mention.acronym)
+        mention = replace(mention, name=mention.acronym)
+    if cleaned is None or mention.label is None:
+        return None, "no-name" if cleaned is None else "no-type"
+    name, rule = cleaned.name, cleaned.rule or rule
+    short = acronym_key(mention.acronym) if mention.acronym else None
+    bare = is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
+    if bare:
+        short = acronym_key(name)
+    return AdmittedName(mention, name, rule, group_form(name), short, mention.acronym or name, bare), ""
+
+
+def _admit_relations(admitted: Admitted, min_confidence: float) -> None:
+    """Sort the record's relations into synonyms, relations that may be edges and refusals."""
+    record, names = admitted.record, admitted.names
+    kept: list[Relation] = []
+    for rel in record.relations:
+        if rel.type is RelType.SYNONYM_OF:  # another name of the same thing: one node, not an edge
+            reason = synonym_refusal(rel, names[rel.head], names[rel.tail])
+            if not reason:
+                admitted.synonyms.append((record.entities[rel.head].name, record.entities[rel.tail].name))
+            elif reason != "one-name":
+                _refuse(admitted, rel, reason)
+        elif rel.confidence >= min_confidence:  # the graph's operating point (core/schema.py)
+            kept.append(rel)
+        else:
+            _refuse(admitted, rel, "below-operating-point")
+    ends = {i for rel in kept for i in (rel.head, rel.tail) if names[i] is not None}  # each mention judged once
+    written = {i: found for i in ends if (found := mention_refusal(record.paper.abstract, record.entities[i]))}
+    for rel in kept:
+        why = ("end-not-a-node" if names[rel.head] is None or names[rel.tail] is None
+                  else written.get(rel.head) or written.get(rel.tail)
+                  or purpose_refusal(rel.type, record.entities[rel.tail]))
+        if why:
+            _refuse(admitted, rel, why)
+        else:
+            admitted.relations.append(rel)
+
+
+def synonym_refusal(rel: Relation, head: AdmittedName | None, tail: AdmittedName | None) -> str:
+    """Why a SYNONYM_OF relation merges nothing ('' when it merges its two names): not sure enough, an end no
+    node, two types, one name already ('one-name'), or a short form (what a short form stands for is the acronym
+    resolution's call, which checks its letters: the model pairs 'FedKD (Federated Distillation)' too)."""
+    if rel.confidence < SYNONYM_MIN_CONFIDENCE:
+        return "synonym-unsure"
+    if head is None or tail is None:
+        return "end-not-a-node"
+    if head.mention.label != tail.mention.label:
+        return "synonym-types-differ"
+    if head.form == tail.form:
+        return "one-name"
+    return "synonym-short-form" if head.bare or tail.bare else ""
+
+
+def _refuse(admitted: Admitted, rel: Relation, reason: str) -> None:
+    entities = admitted.record.entities
+    admitted.refused_relations.append(RelationRefusal(admitted.record.paper.id, rel.type.value,
+                                                      entities[rel.head].name, entities[rel.tail].name, reason))
+
+
+def _label(mention: Mention) -> str:
+    return mention.label.value if mention.label is not None else ""
