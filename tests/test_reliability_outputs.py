@@ -3,6 +3,7 @@ manifest, its staging folder and its views are refused in one sentence naming th
 (exit 2), the folder stays byte for byte as it was, and what is not the build's is still written."""
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -139,7 +140,8 @@ def test_a_build_and_extraction_shards_never_replace_each_other(out, tmp_path, n
         "a build there would delete; name another folder.\n")
     assert folder_bytes(shards) == before
     said = _refused(out, "extract", str(new_abstracts), "--dask", "local", "-o", str(out), "--no-model")
-    assert said == (f"error: -o {out} holds a build's outputs (extractions.jsonl, listed in {out / 'manifest.json'}), "
+    first = min(json.loads((out / "manifest.json").read_text())["files"])
+    assert said == (f"error: -o {out} holds a build's outputs ({first}, listed in {out / 'manifest.json'}), "
                     "which extraction shards there would delete; name another folder.\n")
 
 
