@@ -1,5 +1,6 @@
 """Worker pools: a pre-loaded pool whose workers fork from a fork server that imported (and so loaded)
-what they share, and a pool of one worker forked or spawned beside this process.
+what they share, one process forked from that server, and a pool of one worker forked or spawned beside this
+process.
 
 The pre-loaded pool uses three CPython private names of `multiprocessing.forkserver`: the module's
 instance `_forkserver`, its `_forkserver_pid` (whether a server runs, and the workers' parent) and its
@@ -48,6 +49,32 @@ def preloaded_pool(workers: int, preload: Sequence[str], *, environment: Mapping
             yield pool
     except BrokenProcessPool:
         raise WorkerDied(_breaking_exit_code(processes)) from None
+
+
+@contextmanager
+def preloaded_process(target: Callable[..., object], args: tuple[Any, ...], preload: Sequence[str], *,
+                      environment: Mapping[str, str] | None = None, name: str | None = None) -> Iterator[BaseProcess]:
+    """One process forked from the fork server of preloaded_pool (the one running, else one started with
+    `preload` and `environment` and stopped after the block), dying with its parent and running
+    `target(*args)`; started, and killed if it still runs when the block ends."""
+    context = multiprocessing.get_context(worker_start_method())
+    server = private_fork_server() if context.get_start_method() == "forkserver" else None
+    with _started(context, server, preload, environment or {}) as parent:
+        process = context.Process(  # type: ignore[attr-defined]  # every start method's context has Process
+            target=_start_process, args=(parent, target, args), daemon=True, name=name)
+        process.start()
+        try:
+            yield process
+        finally:
+            if process.is_alive():
+                process.kill()
+            process.join()
+
+
+def _start_process(parent: int | None, target: Callable[..., object], args: tuple[Any, ...]) -> None:
+    """preloaded_process's start: die with the parent (as _start_worker), then the target."""
+    die_with_parent(parent)
+    target(*args)
 
 
 class WorkerDied(BrokenProcessPool):

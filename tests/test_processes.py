@@ -100,6 +100,33 @@ def test_without_the_private_fork_server_the_pool_is_the_standard_librarys_with_
     assert result.stdout.split("\n")[0] == "True True 6"
 
 
+ONE_PROCESS = """
+import signal, sys, time
+from pathlib import Path
+from paperkg.processes import preloaded_process
+
+def write(path):
+    Path(path).write_text("ran")
+
+if __name__ == "__main__":
+    with preloaded_process(write, (sys.argv[1],), ["json"], name="paperkg-test") as process:
+        process.join(60)
+    with preloaded_process(time.sleep, (60,), ["json"]) as sleeper:
+        pass
+    print(process.exitcode, Path(sys.argv[1]).read_text(), sleeper.exitcode == -signal.SIGKILL)
+"""
+
+
+@pytest.mark.slow
+def test_one_process_from_the_preloaded_server_runs_its_target_and_is_killed_if_it_outlives_the_block(tmp_path):
+    script = tmp_path / "one.py"
+    script.write_text(ONE_PROCESS, encoding="utf8")
+    result = subprocess.run([sys.executable, str(script), str(tmp_path / "out.txt")], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[0] == "0 ran True"
+
+
 def test_without_the_private_exit_handler_runner_the_process_exits_as_usual(tmp_path):
     marker = tmp_path / "atexit-ran"
     program = "\n".join([
