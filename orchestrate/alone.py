@@ -9,15 +9,16 @@ by it (README "Performance").
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from paperkg.core.forked import how_it_ended
 from paperkg.core.schema import PaperRecord
-from paperkg.orchestrate.parallel import _load_worker_pipeline, _pipeline_server, _worker_context, _workers_parent
+from paperkg.orchestrate.parallel import SERVER_PRELOAD, load_worker_pipeline, server_environment
+from paperkg.processes import how_it_ended, preloaded_process
 
 ALONE_CHARS = 20_000
 ALONE_SECONDS = 30.0
@@ -29,26 +30,18 @@ Skip = Callable[[str, str], None]  # (source, message): the run's warning
 def alone_lines(record: PaperRecord, model: Path | None, rules_only: bool, batch_size: int, skip: Skip) -> list[str]:
     """The record's extraction line, extracted in a process of its own; [] (and a warning through `skip`) when it
     took more than ALONE_SECONDS or ALONE_MEGABYTES, or its process died."""
-    context = _worker_context()
-    with _pipeline_server(context, model, rules_only):
-        receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(  # type: ignore[attr-defined]  # every start method's context has Process
-            target=_extract_alone, daemon=True, name="paperkg-alone",
-            args=(record, model, rules_only, batch_size, sender, _workers_parent(context)))
-        process.start()
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    with receiver, preloaded_process(_extract_alone, (record, model, rules_only, batch_size, sender), SERVER_PRELOAD,
+                                     environment=server_environment(model, rules_only),
+                                     name="paperkg-alone") as process:
         sender.close()
         try:
-            problem = _watch(process.pid, receiver, process.is_alive)
+            problem = _watch(process.pid or 0, receiver, process.is_alive)
             if problem is None:
                 return [receiver.recv()]
         except EOFError:
             process.join()
             problem = f"its extraction process {how_it_ended(process.exitcode or 0)}"
-        finally:
-            if process.is_alive():
-                process.kill()
-            process.join()
-            receiver.close()
     skip(record.source or record.id, f"paper {record.id}: an abstract of {len(record.abstract):,} characters "
                                      f"(more than {ALONE_CHARS:,}, so extracted alone) {problem}; skipped")
     return []
@@ -84,12 +77,12 @@ def _resident_megabytes(pid: int) -> float:
     return 0.0
 
 
-def _extract_alone(record: PaperRecord, model: Path | None, rules_only: bool, batch_size: int, sender: Connection,
-                   parent: int | None) -> None:
+def _extract_alone(record: PaperRecord, model: Path | None, rules_only: bool, batch_size: int,
+                   sender: Connection) -> None:
     """In the process of its own: load the pipeline (the fork server's, already loaded), say so, send the line."""
     from paperkg.orchestrate.parallel import extraction_lines
 
-    _load_worker_pipeline(model, rules_only, parent)
+    load_worker_pipeline(model, rules_only)
     sender.send("ready")
     sender.send(extraction_lines([record], model, rules_only, batch_size)[0])
     sender.close()

@@ -34,6 +34,7 @@ from paperkg.orchestrate.extraction_store import ExtractionStore
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.orchestrate.warnings_log import WarningLog
+from paperkg.processes import run_forked, when_idle
 from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
@@ -163,8 +164,9 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
                                                               options.output / EXTRACTIONS)
         store.drop(staged.stale)
         known -= staged.stale
-    for paper_id, line in run.extracted(staged.files, known, warm=_import_graph_and_views):
-        store.append(paper_id, line)
+    with when_idle(_import_graph_and_views):
+        for paper_id, line in run.extracted(staged.files, known):
+            store.append(paper_id, line)
     summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
     return staged
 
@@ -172,7 +174,7 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
 def _import_graph_and_views() -> None:
     """Import what the steps after extraction use (the graph builder, the exports, the views with NumPy,
     SciPy, Jinja2 and PyVis) while the fork server loads the pipeline and this process would idle
-    (parallel._warming)."""
+    (parallel._pooled)."""
     import paperkg.graph.builder
     import paperkg.graph.exports
     import paperkg.viz.views  # noqa: F401
@@ -353,8 +355,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
     """
     from paperkg.graph import exports
     from paperkg.graph.trends import trends as graph_trends
-    from paperkg.core.forked import run_forked
-    from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
+    from paperkg.orchestrate.parallel import layout_worker, second_process_pays
     from paperkg.viz.views import start_views
 
     def graphml() -> tuple[float, dict[str, FileEntry]]:
@@ -364,7 +365,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
     with run_forked(graphml, f"writing {GRAPHML}", fork) as written, \
-            one_worker_pool(graph.number_of_nodes()) if fork else nullcontext() as layouts:
+            layout_worker(graph.number_of_nodes()) if fork else nullcontext() as layouts:
         began = time.perf_counter()
         views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
         planned = time.perf_counter() - began
@@ -396,6 +397,9 @@ def _count_papers(graph: nx.MultiDiGraph) -> int:
 
 
 def _title(inputs: list[dict[str, Any]]) -> str:
-    """graph.html's title: the names of the input files (of every build an --update added to)."""
-    names = sorted({Path(item["path"]).name for item in inputs})
+    """graph.html's title: the names of the input files (of every build an --update added to), a folder's
+    name for the files of a folder that holds more than one of them."""
+    paths = [Path(item["path"]) for item in inputs]
+    in_folder = Counter(path.parent for path in paths)
+    names = sorted({f"{path.parent.name}/" if in_folder[path.parent] > 1 else path.name for path in paths})
     return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")

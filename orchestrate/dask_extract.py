@@ -23,8 +23,8 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.core.output_guard import check_folder_kind
 from paperkg.orchestrate.inputs import input_set
-from paperkg.core.forked import available_cores
-from paperkg.orchestrate.parallel import Alone, extraction_batches, extraction_lines, worker_start_method
+from paperkg.orchestrate.parallel import Alone, extraction_batches, extraction_lines
+from paperkg.processes import available_cores, worker_start_method
 from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.orchestrate.warnings_log import WarningLog
 

@@ -3,7 +3,7 @@ warning reporter (kept for the summary, or with --strict an error), the counts o
 records it extracts, and the transaction its output folder is replaced in."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -89,15 +89,13 @@ class Run:
             else:
                 yield record
 
-    def extracted(self, files: list[Path], known: set[str] | frozenset[str] = frozenset(),
-                  warm: Callable[[], object] | None = None) -> Iterator[tuple[str, str]]:
-        """(paper id, extraction line) for each new record of the files, in input order, with progress
-        (`warm`: see parallel.extract_lines)."""
+    def extracted(self, files: list[Path], known: set[str] | frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
+        """(paper id, extraction line) for each new record of the files, in input order, with progress."""
         from paperkg.orchestrate.parallel import extract_lines
 
         settings = self.settings
         lines = extract_lines(self.records(files, known), jobs=settings.jobs, model=settings.model,
-                              rules_only=not settings.use_model, batch_size=settings.batch_size, warm=warm,
+                              rules_only=not settings.use_model, batch_size=settings.batch_size,
                               skip=self.report)
         return self.progress(lines, "extracting")
 

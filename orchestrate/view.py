@@ -52,6 +52,6 @@ def _check_output(output: Path | None, focus: str | None) -> None:
 def nothing_drawn(options: ViewOptions) -> str:
     """The warning when no entity passes the filters, naming them."""
     words = f" of type {' or '.join(options.types)}" if options.types else ""
-    words += f" is in at least {options.min_papers} papers" if options.min_papers > 1 else " is left"
+    words += f" is in at least {options.min_papers} papers" if (options.min_papers or 1) > 1 else " is left"
     return (f"nothing left to draw: no entity{words}; lower --min-papers or drop --type (paperkg stats lists the "
             "top entities and their papers).")

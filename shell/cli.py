@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.process_exit import run_and_exit
+from paperkg.processes import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
 from paperkg.settings import command_settings
 from paperkg.orchestrate.export import ExportFormat
@@ -135,7 +135,7 @@ def build(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
     colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
-                                                help="Node colour in the views.")] = ColourBy.TYPE,
+                                                help="Node colour in the views.")] = ColourBy.COMMUNITY,
     batch_size: BatchOption = BATCH_SIZE,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
@@ -278,5 +278,5 @@ def _usage_line(error: typer.TyperException) -> str:
 
 
 def main() -> None:
-    """Entry point of the `paperkg` script (core/process_exit.py: without the interpreter's teardown)."""
+    """Entry point of the `paperkg` script (paperkg.processes.exit: without the interpreter's teardown)."""
     run_and_exit(app)
