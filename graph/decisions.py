@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from paperkg.admit.records import Admitted, AdmittedName
 from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key
@@ -388,7 +388,3 @@ def _short(text: str, words: int = 10) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
 
-
-def edge_dict(data: EdgeAttrs) -> dict[str, Any]:
-    """An edge's attributes as plain JSON data (evidence items as dicts)."""
-    return {**data, "evidence": [dict(item) for item in data["evidence"]]}
