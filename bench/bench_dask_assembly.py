@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scale import TreeSampler, memory_kb, role, run, tree_pids  # noqa: E402
+from bench_scale import TreeSampler, memory_kb, role, run, tree_pids
 
 RARE = 3  # names in fewer papers of the source are renamed per clone
 
@@ -98,8 +98,8 @@ def main() -> None:
               f"{tree.peak_rss:,.0f} MB (Pss {tree.peak_pss:,.0f} MB); largest process Rss: "
               + ", ".join(f"{mb:,.0f}" for mb in workers[:4]) + f" MB; build process "
               f"{max((mb for name, mb in tree.largest.values() if name == 'build'), default=0):,.0f} MB\n"  # type: ignore[attr-defined]
-              f"  {steps}\n  outputs: " + ", ".join(f"{name} {size / 1e6:,.1f} MB" for name, size in sorted(sizes.items())),
-              flush=True)
+              f"  {steps}\n  outputs: "
+              + ", ".join(f"{name} {size / 1e6:,.1f} MB" for name, size in sorted(sizes.items())), flush=True)
     print("command: .venv/bin/python bench/bench_dask_assembly.py " + " ".join(sys.argv[1:]))
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.core import graph_model as model
-from paperkg.core.atomic import atomic_write, atomic_write_text
+from paperkg.core.atomic import atomic_write, atomic_write_texts
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
 from paperkg.core.output_folder import checked_output
@@ -96,7 +96,8 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
     try:
         graph = read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
         _check_shape(graph)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, nx.NetworkXError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, SyntaxError,  # XML ParseError
+            nx.NetworkXError) as error:
         raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
     return graph
 
@@ -205,8 +206,7 @@ def write_csv(graph: nx.MultiDiGraph | GraphTable, directory: Path) -> list[Path
              **_first_sentence(edge.attributes)} for edge in table.edges()]
     edges = _csv_text(_csv_columns(rows, EDGE_CSV_FIRST, EDGE_CSV_LEFT_OUT), rows)
     written = [Path(directory) / "nodes.csv", Path(directory) / "edges.csv"]
-    atomic_write_text(written[0], nodes)
-    atomic_write_text(written[1], edges)
+    atomic_write_texts({written[0]: nodes, written[1]: edges})
     return written
 
 
@@ -242,8 +242,8 @@ def write_vosviewer(table: GraphTable, directory: Path) -> list[Path]:
             data.get("x", 0.0), data.get("y", 0.0), cluster, data.get("papers", 0), links[ids[node.id]],
             strength[ids[node.id]], "" if year is None else year)))
     written = [Path(directory) / name for name in VOSVIEWER_FILES]
-    atomic_write_text(written[0], "\n".join(rows) + "\n")
-    atomic_write_text(written[1], "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges)))
+    atomic_write_texts({written[0]: "\n".join(rows) + "\n",
+                        written[1]: "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges))})
     return written
 
 

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
-from itertools import chain, islice
+from dataclasses import dataclass
+from itertools import chain, groupby, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -53,34 +54,83 @@ SPAWN_LAYOUT_NODES = 20_000
 
 
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
-                  batch_size: int, warm: Callable[[], object] | None = None) -> Iterator[tuple[str, str]]:
+                  batch_size: int, warm: Callable[[], object] | None = None,
+                  skip: Callable[[str, str], None] | None = None) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
     holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process.
-    `warm` (what the caller does next, made ready: imports) runs while a pool starts, see _warming."""
-    batches = batched(iter(records), batch_size)
+    `warm` (what the caller does next, made ready: imports) runs while a pool starts, see _warming. A record too
+    long to be an abstract is extracted alone within a time and memory bound (orchestrate/alone.py); `skip` gets
+    the warning when it goes past them (default: raised)."""
+    batches = extraction_batches(iter(records), batch_size)
     enough = 2 if jobs else max(2, -(-AUTO_POOL // batch_size))
     first = list(islice(batches, enough))
     workers = jobs or available_cores()
+    work = _Work(model, rules_only, batch_size, skip or _refuse)
     if workers == 1 or len(first) < enough:
-        yield from _serial(chain.from_iterable(chain(first, batches)), model, rules_only, batch_size)
+        yield from _serial(chain(first, batches), work)
         return
-    yield from _pooled(chain(first, batches), workers, model, rules_only, batch_size, warm)
+    yield from _pooled(chain(first, batches), workers, work, warm)
 
 
-def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
-            batch_size: int) -> Iterator[tuple[str, str]]:
+@dataclass(frozen=True)
+class _Work:
+    """What extracts: the pipeline, the batch size, and where an abstract extracted alone and skipped is said."""
+
+    model: Path | None
+    rules_only: bool
+    batch_size: int
+    skip: Callable[[str, str], None]
+
+    def alone(self, record: PaperRecord) -> list[str]:
+        from paperkg.orchestrate.alone import alone_lines
+
+        return alone_lines(record, self.model, self.rules_only, self.batch_size, self.skip)
+
+
+@dataclass(frozen=True)
+class Alone:
+    """A record too long to be an abstract (orchestrate/alone.py), in the stream of batches."""
+
+    record: PaperRecord
+
+
+def _refuse(source: str, message: str) -> None:
+    raise PaperkgError(f"{source}: {message}", ExitCode.USAGE)
+
+
+def extraction_batches(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord] | Alone]:
+    """Consecutive lists of at most `size` records, a record too long to be an abstract on its own (workers, a
+    Dask cluster's too, never get one)."""
+    from paperkg.orchestrate.alone import ALONE_CHARS
+
+    for alone, group in groupby(records, key=lambda record: len(record.abstract) > ALONE_CHARS):
+        if alone:
+            yield from map(Alone, group)
+        else:
+            yield from batched(group, size)
+
+
+def _serial(batches: Iterable[list[PaperRecord] | Alone], work: _Work) -> Iterator[tuple[str, str]]:
     from paperkg.extract.extraction import extract
     from paperkg.extract.pipeline_cache import cached_pipeline
 
-    nlp = cached_pipeline(model, rules_only)
-    for extraction in extract(nlp, records, batch_size=batch_size):
-        yield extraction.paper.id, extraction.to_json()
+    nlp = cached_pipeline(work.model, work.rules_only)
+    for alone, group in groupby(batches, key=lambda item: isinstance(item, Alone)):
+        if alone:
+            for item in group:
+                assert isinstance(item, Alone)
+                yield from ((item.record.id, line) for line in work.alone(item.record))
+            continue
+        records = chain.from_iterable(batch for batch in group if not isinstance(batch, Alone))
+        for extraction in extract(nlp, records, batch_size=work.batch_size):
+            yield extraction.paper.id, extraction.to_json()
 
 
-def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
-            batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
+def _pooled(batches: Iterable[list[PaperRecord] | Alone], jobs: int, work: _Work,
+            warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
     context = _worker_context()
     workers: Mapping[int, multiprocessing.process.BaseProcess] = {}
+    model, rules_only, batch_size = work.model, work.rules_only, work.batch_size
     try:
         with _pipeline_server(context, model, rules_only), \
                 ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
@@ -90,7 +140,7 @@ def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None,
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
             with _warming(warm if len(read) < ahead else None):
-                yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
+                yield from _submitted(pool, chain(read, batches), in_flight, work)
     except BrokenProcessPool:
         raise PaperkgError(_died(workers), ExitCode.FAILED) from None
 
@@ -106,13 +156,19 @@ def _died(workers: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
     return f"an extraction worker process {how_it_ended(first)}; {advice}."
 
 
-def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,
-               model: Path | None, rules_only: bool, batch_size: int) -> Iterator[tuple[str, str]]:
-    """The batches' lines in input order, with at most `in_flight` batches submitted and not collected."""
+def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord] | Alone], in_flight: int,
+               work: _Work) -> Iterator[tuple[str, str]]:
+    """The batches' lines in input order, with at most `in_flight` batches submitted and not collected; a record
+    extracted alone is done here, while the workers go on with the batches before it."""
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     for batch in batches:
-        pending.append(([record.id for record in batch], pool.submit(extraction_lines, batch, model, rules_only,
-                                                                     batch_size)))
+        if isinstance(batch, Alone):
+            done: Future[list[str]] = Future()
+            done.set_result(work.alone(batch.record))
+            pending.append(([batch.record.id], done))
+        else:
+            pending.append(([record.id for record in batch], pool.submit(
+                extraction_lines, batch, work.model, work.rules_only, work.batch_size)))
         if len(pending) >= in_flight:
             yield from _collect(pending.popleft())
     while pending:

@@ -20,7 +20,7 @@ from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
-from paperkg.settings import load_settings
+from paperkg.settings import command_settings
 from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
@@ -95,13 +95,20 @@ def _root(
 
 
 InputsArgument = Annotated[list[Path], typer.Argument(
-    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz).",
+    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz); - for "
+         "standard input.",
     show_default=False)]
 ModelOption = Annotated[bool, typer.Option(help="Use the statistical NER model (--no-model: rules only).")]
 PipelineOption = Annotated[Optional[Path], typer.Option(
     help="A trained model or saved paperkg pipeline directory (default: PAPERKG_PIPELINE, else the shipped one).",
     show_default=False)]
 BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch.")]
+WarningsFileOption = Annotated[Optional[Path], typer.Option(
+    "--warnings-file", help="Write every warning of the run, one a line, to this file (the terminal shows the "
+                            "first 20).", show_default=False)]
+FollowLinksOption = Annotated[bool, typer.Option(
+    "--follow-links", help="Read the symbolic links in an input folder that lead out of it or to a folder "
+                           "(skipped, with a warning, without it).")]
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
@@ -140,6 +147,8 @@ def build(
         "--from-extractions", help="The inputs are saved extraction files (.jsonl, or folders of shards from "
                                    "paperkg extract): build the graph from them without spaCy.")] = False,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
@@ -173,15 +182,16 @@ def build(
     if dask is not None:
         _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus)
         return
-    settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
-    target = cli_neo4j.make_target(settings) if neo4j else None
+    _check_warnings_file(warnings_file)
+    settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
+    target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
                            view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
     summary = run_build(options, err)
-    print_warnings(summary.warnings)
+    print_warnings(summary.warnings, warnings_file)
     print_build(summary, inputs, output, Console(), err)
     if not summary.written and not summary.papers_skipped:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -202,6 +212,8 @@ def extract(
         help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     batch_size: BatchOption = BATCH_SIZE,
@@ -216,17 +228,18 @@ def extract(
     from paperkg.orchestrate.report import print_extraction
     from paperkg.orchestrate.run import ExtractSettings
 
-    settings = load_settings().with_flags(pipeline=pipeline)
+    settings = command_settings(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     target = extraction_target(output, dask is not None)
+    _check_warnings_file(warnings_file)
     if dask:
         from paperkg.orchestrate.dask_extract import run_dask_extract
 
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
         count, warnings = run_extract(inputs, target, extract_settings, err)
-    print_warnings(warnings)
+    print_warnings(warnings, warnings_file)
     print_extraction(count, inputs, target, err)
     if warnings or not count:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -271,6 +284,16 @@ def stats(
 
 for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why):
     _commands.register(app)
+
+
+def _check_warnings_file(path: Path | None) -> None:
+    """--warnings-file, before any work: a file (not a folder) that no build lists."""
+    from paperkg.core.output_guard import check_output
+
+    if path is not None:
+        if path.is_dir():
+            raise PaperkgError(f"--warnings-file {path} is a folder; name the file to write the warnings to.")
+        check_output(path, "the warnings", "--warnings-file")
 
 
 def _usage_line(error: typer.TyperException) -> str:

@@ -18,6 +18,7 @@ from cli_helpers import ROOT
 
 from paperkg.cli import app
 from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.admit import admission
 from paperkg.graph import bursts, builder, resolve, trends
 from paperkg.ingest.fields import MAX_ABSTRACT_CHARS
 from paperkg.cypher.writer import CREATE_BATCH_SIZE
@@ -199,7 +200,7 @@ QUOTED = [  # (page, a pattern whose one group is the value quoted (a space: any
     ("docs/guides/neo4j.md", r"in batches of ([\d,]+)", lambda: CREATE_BATCH_SIZE),
     (ONE_THING, r"`DOMINANT_SHARE` \(([\d.]+)\)", lambda: resolve.DOMINANT_SHARE),
     (ONE_THING, r"in at least (two) papers \(`SENSE_PAPERS`\)", lambda: resolve.SENSE_PAPERS),
-    (ONE_THING, r"SYNONYM_OF relation at confidence ([\d.]+)", lambda: builder.SYNONYM_MIN_CONFIDENCE),
+    (ONE_THING, r"SYNONYM_OF relation at confidence ([\d.]+)", lambda: admission.SYNONYM_MIN_CONFIDENCE),
     (ONE_THING, r"lexicon (\d+), cue", lambda: resolve.SOURCE_WEIGHT["lexicon"]),
     (ONE_THING, r"acronym definition (\d+), model", lambda: resolve.SOURCE_WEIGHT["acronym"]),
     (ONE_THING, r"guessed type ([\d.]+)\)", lambda: resolve.SOURCE_WEIGHT["name"]),
