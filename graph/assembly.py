@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -70,7 +70,7 @@ def _load(path: Path) -> Any:
 @lru_cache(maxsize=2)
 def _corpus(path: str) -> tuple[ShortForms, UnionFind]:
     """The corpus' short forms and groups (written once by the client), loaded once per worker process."""
-    return _load(Path(path))  # type: ignore[no-any-return]
+    return _load(Path(path))
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,8 @@ def edge_partition(part: int, shard: Path, thesaurus: dict[str, str], work: Work
         for (source, end, kind), data in paper_relations(found.relations).items():
             add = adds[bucket_of(source, work.buckets)]
             edge = add.relations.get((source, end, kind))
-            add.relations[source, end, kind] = merge_edges(edge, edge_dict(data)) if edge else edge_dict(data)
+            plain = cast(EdgeAttrs, edge_dict(data))
+            add.relations[source, end, kind] = dict(merge_edges(cast(EdgeAttrs, edge), plain) if edge else plain)
             add.ends[source], add.ends[end] = ends[source], ends[end]
     for key_bucket in range(work.buckets):
         _dump(work.adds(key_bucket, part), adds[key_bucket])

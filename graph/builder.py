@@ -94,11 +94,11 @@ class GraphBuilder:
             context = entry.context()
             undefined = []
             for item in entry.undefined:
-                found = resolve_short(item.short, entry, shorts, context)
-                undefined.append(nodes.get(groups.find(found[0])) if found else None)
+                sense = resolve_short(item.short, entry, shorts, context)
+                undefined.append(nodes.get(groups.find(sense[0])) if sense else None)
             self._add_paper_edges(entry, keys, undefined, relations)
-        for (source, target, kind), data in relations.items():
-            self.graph.add_edge(source, target, key=kind, **data)
+        for (source, target, kind), edge in relations.items():
+            self.graph.add_edge(source, target, key=kind, **edge)
         self.papers.clear()
         self.merges.clear()
         self._drop_misfit_relations()
