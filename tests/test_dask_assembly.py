@@ -51,3 +51,24 @@ def test_dask_build_needs_saved_extractions(built, tmp_path):
     result = run_cli("build", str(built / "papers.jsonl"), "--dask", "local", "-o", str(tmp_path / "out"), check=False)
     assert result.returncode == 2
     assert "--from-extractions" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.acceptance  # 10,000 real abstracts extracted (rules only), built twice: minutes
+def test_ten_thousand_real_abstracts_give_the_same_graph_files_on_dask(shared, tmp_path):
+    import gzip
+
+    with gzip.open(shared / "corpus" / "abstracts" / "abstracts.jsonl.gz", "rt", encoding="utf8") as handle:
+        lines = [next(handle) for _ in range(10_000)]
+    (tmp_path / "abstracts.jsonl").write_text("".join(lines), encoding="utf8")
+    run_cli("extract", str(tmp_path / "abstracts.jsonl"), "--no-model", "--jobs", "2", "-o", str(tmp_path / "x.jsonl"))
+    run_cli("build", "--from-extractions", str(tmp_path / "x.jsonl"), "-o", str(tmp_path / "one"))
+    extracted = (tmp_path / "x.jsonl").read_text(encoding="utf8").splitlines()
+    (tmp_path / "shards").mkdir()
+    for part in range(4):
+        (tmp_path / "shards" / f"part-{part:05d}.jsonl").write_text(
+            "".join(line + "\n" for line in extracted[part::4]), encoding="utf8")
+    run_cli("build", "--from-extractions", str(tmp_path / "shards"), "-o", str(tmp_path / "dask"), "--dask", "local",
+            "--jobs", "2", "--memory-limit", "3GB", "--graph-files")
+    for name in ("graph.json", "graph.graphml"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
