@@ -181,12 +181,22 @@ def _roll_forward(folder: Path) -> None:
         previous = _previous_files(folder)
         for name in sorted(manifest.files):
             if _regular_file(commit / name):
+                _own_parent(folder / name, folder)
                 os.replace(commit / name, folder / name)
         os.replace(commit / MANIFEST, folder / MANIFEST)
         for name in sorted(previous - set(manifest.files)):
             (folder / name).unlink(missing_ok=True)
     shutil.rmtree(commit)
     _fsync(folder)
+
+
+def _own_parent(path: Path, folder: Path) -> None:
+    """The folder a Parquet part goes in (nodes/, edges/, evidence/), made when missing, never a link."""
+    if path.parent != folder:
+        if path.parent.is_symlink():
+            raise UnsafeManifest(f"{path.parent} is a symbolic link, not a folder paperkg made, so the folder is "
+                                 "refused; remove the link and build again.")
+        path.parent.mkdir(exist_ok=True)
 
 
 def _regular_file(path: Path) -> bool:

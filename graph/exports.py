@@ -16,7 +16,7 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,26 +118,33 @@ def _check_shape(graph: nx.MultiDiGraph) -> None:
 
 
 def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
-    """The knowledge graph as exchange formats hold it: each node labelled by its name (a paper by
-    its title) with its type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE
-    (its relation type, also in `interaction`) with the id 'source|TYPE|target'; sorted, XML-safe."""
-    def nodes() -> Iterator[NodeRow]:
-        for key in sorted(graph.nodes):
-            attrs = model.node_attrs(graph, key)
+    """The knowledge graph as exchange formats hold it (see rows_table)."""
+    return rows_table(lambda: ((key, model.node_attrs(graph, key)) for key in sorted(graph.nodes)),
+                      lambda: sorted_edges(graph), dict(graph.graph))
+
+
+def rows_table(nodes: Callable[[], Iterable[tuple[str, Any]]],
+               edges: Callable[[], Iterable[tuple[str, str, str, Any]]], attributes: dict[str, Any]) -> GraphTable:
+    """The knowledge graph, given as sorted node rows (key, attributes) and edge rows (source, target, type,
+    attributes), as exchange formats hold it: each node labelled by its name (a paper by its title) with its
+    type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE (its relation type, also in
+    `interaction`) with the id 'source|TYPE|target'; XML-safe."""
+    def node_rows() -> Iterator[NodeRow]:
+        for key, attrs in nodes():
             data = {name: value for name, value in attrs.items() if name != "label"}
             name = str(attrs.get("name", key))
             yield NodeRow(_xml_safe(key), _safe({**data, NODE_LABEL: name, CYTOSCAPE_NAME: name,
                                                  NODE_TYPE: attrs.get("label")}))
 
-    def edges() -> Iterator[EdgeRow]:
-        for source, target, key, data in sorted_edges(graph):
+    def edge_rows() -> Iterator[EdgeRow]:
+        for source, target, key, data in edges():
             kind = str(data.get("type", key))
             columns = {name: value for name, value in data.items() if name != "type"}
             yield EdgeRow(_xml_safe(f"{source}|{kind}|{target}"), _xml_safe(source), _xml_safe(target),
                           _xml_safe(kind), _safe({**columns, INTERACTION: kind}))
 
-    return GraphTable(directed=True, nodes=nodes, edges=edges,
-                      attributes=_safe(dict(sorted(graph.graph.items()))))
+    return GraphTable(directed=True, nodes=node_rows, edges=edge_rows,
+                      attributes=_safe(dict(sorted(attributes.items()))))
 
 
 def _table(graph: nx.MultiDiGraph | GraphTable) -> GraphTable:

@@ -41,7 +41,7 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings
     run = Run.start(inputs, output, settings, console)
     check_folder_kind(output, shards=True)
     written = 0
-    with _client(address, settings.jobs or available_cores()) as client, run.transaction() as out:
+    with dask_client(address, settings.jobs or available_cores()) as client, run.transaction() as out:
         files = run.files()
         window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
         pending: deque[tuple[str, Future | concurrent.futures.Future[list[str]]]] = deque()
@@ -81,9 +81,10 @@ def _write_shard(folder: Path, name: str, future: Future | concurrent.futures.Fu
 
 
 @contextmanager
-def _client(address: str, workers: int) -> Iterator[Client]:
+def dask_client(address: str, workers: int, memory_limit: str | None = None) -> Iterator[Client]:
     """A client of the scheduler at `address`, or of a LocalCluster of `workers` single-threaded processes
-    (started like --jobs workers: from a fork server where there is one, a second or so sooner each)."""
+    (started like --jobs workers: from a fork server where there is one, a second or so sooner each), each
+    with `memory_limit` ('4GB'; Dask's default: the machine's memory shared among them)."""
     try:
         import dask
         from distributed import Client, LocalCluster
@@ -92,7 +93,7 @@ def _client(address: str, workers: int) -> Iterator[Client]:
     if address == "local":
         with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}), \
                 LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                             silence_logs=logging.ERROR) as cluster, \
+                             silence_logs=logging.ERROR, memory_limit=memory_limit or "auto") as cluster, \
                 Client(cluster) as client:
             yield client
         return

@@ -116,6 +116,26 @@ JobsOption = Annotated[Optional[int], typer.Option(
     show_default=False)]
 
 
+def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions: bool, update: bool,
+                jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None) -> None:
+    """`paperkg build --from-extractions SHARDS --dask ADDRESS|local`: the assembly on Dask, then its summary."""
+    from paperkg.admit.thesaurus import read_thesaurus
+    from paperkg.core.forked import available_cores
+    from paperkg.orchestrate.dask_assembly import run_dask_build
+
+    if not from_extractions or update:
+        raise PaperkgError("--dask assembles the graph of saved extractions: extract with `paperkg extract --dask "
+                           "... -o shards/`, then `paperkg build --from-extractions shards/ --dask ...` (without "
+                           "--update).", ExitCode.USAGE)
+    done = run_dask_build(inputs, output, address, workers=jobs or available_cores(), memory_limit=memory_limit,
+                          graph_files=graph_files, thesaurus=read_thesaurus(thesaurus) if thesaurus else {},
+                          console=err)
+    Console().print(f"{done.papers:,} papers: {sum(done.nodes.values()):,} nodes, {sum(done.edges.values()):,} "
+                    f"edges in {output}/ (nodes/, edges/, evidence/, " + ", ".join(
+                        name for name in done.written if "/" not in name) + ")")
+    Console().print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in done.steps.items()))
+
+
 @app.command(epilog="Examples:\n\n  paperkg build examples/icml2025 -o out/\n\n"
                     "  paperkg build new_abstracts.jsonl -o out/ --update\n\n"
                     "  paperkg build --from-extractions shards/ -o out/")
@@ -142,6 +162,14 @@ def build(
         "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
+    dask: Annotated[Optional[str], typer.Option(
+        "--dask", help="With --from-extractions: assemble the graph on a Dask cluster (its scheduler address, or "
+                       "'local' for a LocalCluster of --jobs workers) into Parquet parts (nodes/, edges/, "
+                       "evidence/) and admission.json.", show_default=False)] = None,
+    memory_limit: Annotated[Optional[str], typer.Option(
+        "--memory-limit", help="With --dask local: each worker's memory limit ('3GB').", show_default=False)] = None,
+    graph_files: Annotated[bool, typer.Option(
+        "--graph-files", help="With --dask: also stream graph.json and graph.graphml from the Parquet parts.")] = False,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
@@ -151,6 +179,9 @@ def build(
     from paperkg.orchestrate.run import ExtractSettings
 
     check_build_folder(output)
+    if dask is not None:
+        _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus)
+        return
     _check_warnings_file(warnings_file)
     settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
     target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
