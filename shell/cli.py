@@ -120,7 +120,7 @@ def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions
                 jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None) -> None:
     """`paperkg build --from-extractions SHARDS --dask ADDRESS|local`: the assembly on Dask, then its summary."""
     from paperkg.admit.thesaurus import read_thesaurus
-    from paperkg.core.forked import available_cores
+    from paperkg.processes.forked import available_cores
     from paperkg.orchestrate.dask_assembly import run_dask_build
 
     if not from_extractions or update:
