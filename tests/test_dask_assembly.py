@@ -61,7 +61,9 @@ def test_ten_thousand_real_abstracts_give_the_same_graph_files_on_dask(shared, t
     with gzip.open(shared / "corpus" / "abstracts" / "abstracts.jsonl.gz", "rt", encoding="utf8") as handle:
         lines = [next(handle) for _ in range(10_000)]
     (tmp_path / "abstracts.jsonl").write_text("".join(lines), encoding="utf8")
-    run_cli("extract", str(tmp_path / "abstracts.jsonl"), "--no-model", "--jobs", "2", "-o", str(tmp_path / "x.jsonl"))
+    outcome = run_cli("extract", str(tmp_path / "abstracts.jsonl"), "--no-model", "--jobs", "2",
+                      "-o", str(tmp_path / "x.jsonl"), check=False)
+    assert outcome.returncode == 3 and "duplicate of the paper" in outcome.stderr  # three repeated ACL rows
     run_cli("build", "--from-extractions", str(tmp_path / "x.jsonl"), "-o", str(tmp_path / "one"))
     extracted = (tmp_path / "x.jsonl").read_text(encoding="utf8").splitlines()
     (tmp_path / "shards").mkdir()
