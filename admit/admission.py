@@ -1,14 +1,15 @@
 """One paper's admission: which mentions are node names and which relations may be edges, paper by paper.
 
-In order: the user thesaurus renames or drops mentions; a mention extraction did not take for a term
-(its termhood reason) is no node, nor is one whose name is no name (a number, a cut word; a name cut
-at a line-break hyphen is joined first, and a defined short form whose long form is no name stays as
-the short form) or of none of the four types. A SYNONYM_OF relation says two admitted names are one
-thing when it is sure enough, both have one type and neither is a short form; a typed relation may be
-an edge when it reaches the graph's operating point, both ends are admitted, neither end is a piece of
-a longer noun phrase where the abstract writes it, and a USED_FOR states a purpose. Every refusal is
-kept with its reason (records.py). Corpus-level decisions (what a short form stands for, which names are
-one node, its type) are the graph's.
+In order: the user thesaurus renames or drops mentions; a mention extraction did not take for a term (its
+termhood reason) is no node, nor is one whose name is no name (a number, a cut word; a name cut at a line-
+break hyphen is joined first, and a defined short form whose long form is no name stays as the short form) or
+of none of the four types, nor a thing outside the schema (an organisation, a venue, a law, a gene, a disease,
+an adjective or generic word: not_entities.py), nor two terms joined by 'and'. A SYNONYM_OF relation says two
+admitted names are one thing when it is sure enough, both have one type and neither is a short form; a typed
+relation may be an edge when it reaches the graph's operating point, both ends are admitted, neither end is a
+piece of a longer noun phrase where the abstract writes it, and a USED_FOR states a purpose. Every refusal is
+kept with its reason (records.py). Corpus-level decisions (what a short form stands for, which names are one
+node, its type) are the graph's.
 """
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ from dataclasses import replace
 from paperkg.core.canonical import acronym_key, canonical_name, group_form
 from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE, Extraction, Mention, Relation, RelType
 
-from .names import clean_name, hyphenated_names, is_short_form
+from .names import clean_name, coordination, hyphenated_names, is_short_form
+from .not_entities import kind_of
 from .records import Admitted, AdmittedName, NameRefusal, RelationRefusal
 from .relation_ends import mention_refusal, purpose_refusal
 from .thesaurus import apply_thesaurus
 
 SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges its two names only when at least this sure
+# Sources whose names are one term even with 'and' inside: a curated entry, an acronym's long form
+# ('question and answering (Q&A)').
+KEEPS_COORDINATION = frozenset({"lexicon", "acronym"})
 
 
 def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
@@ -62,6 +67,10 @@ def admitted_name(mention: Mention, hyphenated: dict[str, str]) -> tuple[Admitte
     if cleaned is None or mention.label is None:
         return None, "no-name" if cleaned is None else "no-type"
     name, rule = cleaned.name, cleaned.rule or rule
+    refusal = kind_of(name) or (mention.acronym and kind_of(mention.acronym)) or (
+        mention.source not in KEEPS_COORDINATION and coordination(name))
+    if refusal:
+        return None, refusal
     short = acronym_key(mention.acronym) if mention.acronym else None
     bare = is_short_form(name) and (short is None or canonical_name(mention.acronym) == canonical_name(name))
     if bare:
