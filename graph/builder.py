@@ -28,7 +28,8 @@ from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCH
 
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
-from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
+from .node_types import decide_label
+from .resolve import ShortForms, UnionFind, type_weight, vote_name
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
@@ -214,7 +215,8 @@ class GraphBuilder:
 
     def _decide_nodes(self, order: list[str], targets: dict[str, list[str | None]], groups: UnionFind,
                       evidence: dict[str, dict[tuple[str, str], set[str]]], existing: dict[str, str]) -> dict[str, str]:
-        """One node per group of forms: its type by vote, its name by use; returns group root -> node key."""
+        """One node per group of forms: its type from its names' shape, the training lexicon, else the vote of its
+        mentions (node_types.py), its name by use; returns group root -> node key."""
         votes: dict[str, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
         names: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         plain: dict[str, set[str]] = defaultdict(set)
@@ -236,7 +238,7 @@ class GraphBuilder:
             if root in existing:
                 nodes[root] = existing[root]
                 continue
-            label = vote_label(votes[root])
+            label = decide_label(votes[root], names[root])[0]
             name = display_name(vote_name(names[root], plain[root]), label)
             key = entity_key(label, name)
             nodes[root] = key
