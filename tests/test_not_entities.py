@@ -82,3 +82,17 @@ def test_a_curated_or_defined_coordination_is_one_name():
     assert admit(record).names[0] is None
     lexicon = replace(record.entities[0], source="lexicon")
     assert admit(replace(record, entities=[lexicon])).names[0] is not None
+
+
+def test_a_papers_own_term_is_a_node_however_rare_in_the_corpus():
+    """In the title ('network alignment'), or used three times in the abstract ('phobia classification')."""
+    text = ("We study network alignment. phobia classification helps; phobia classification works; "
+            "phobia classification.")
+    terms = [Term("network alignment", "Task"), *(Term("phobia classification", "Task", nth=n) for n in range(3)),
+             Term("study", "Method")]
+    record = paper("p1", text, terms, title="Network Alignment for Graphs")
+    record = replace(record, entities=[replace(m, node=False, termhood="rare") for m in record.entities])
+    admitted = admit(record)
+    assert [n.name if n else None for n in admitted.names] == [
+        "network alignment", "phobia classification", "phobia classification", "phobia classification", None]
+    assert {r.name: r.reason for r in admitted.refused_names} == {"study": "rare"}
