@@ -80,12 +80,11 @@ def shape_label(name: str) -> str | None:
     """The type a name's shape says ('Dataset', 'Metric', 'Method'), or None when its shape says nothing."""
     shapes = shipped_shapes()
     lower = " ".join(name.lower().split())
-    cores = {lower, _VARIANT.sub("", " ".join(name.split())).lower()}  # 'LongMemEval-RR', 'BLEU-4' without the variant
-    if cores & shapes.metrics:
+    forms = {" ".join(name.split()), _VARIANT.sub("", " ".join(name.split()))}  # 'LongMemEval-RR' without '-RR'
+    if {form.lower() for form in forms} & shapes.metrics:
         return "Metric"
-    for core in cores:
-        if core.endswith(shapes.dataset_ends) and not core.endswith((" dataset", " benchmark")):
-            return "Dataset"  # a name made with the ending ('HumanEval', 'MT-Bench'), not 'our new dataset'
+    if any(_made_with(form, end) for form in forms for end in shapes.dataset_ends):
+        return "Dataset"
     if (year := _YEAR.fullmatch(lower)) and year.group(1) in shapes.dataset_years:
         return "Dataset"  # a shared task's data of a year ('WMT22', 'CoNLL-2003')
     last = _WORD_SPLIT.split(lower)[-1]
@@ -96,6 +95,17 @@ def shape_label(name: str) -> str | None:
     if first in shapes.model_families or (_SIZE.search(name) and name[:1].isupper()):
         return "Method"
     return None
+
+
+def _made_with(name: str, end: str) -> bool:
+    """The name is made with the ending as a word or a name part of its own: 'Penn Treebank', 'MT-Bench',
+    'SWE-bench', 'HumanEval', 'VBench', 'SuperGLUE'; not 'information retrieval' nor 'our new dataset'."""
+    lower = name.lower()
+    if not lower.endswith(end) or lower in (end, f"new {end}") or lower.endswith((" dataset", " benchmark")):
+        return False
+    before = name[-len(end) - 1] if len(name) > len(end) else " "
+    written = name[-len(end):]
+    return before in " -" or written[:1].isupper() and before.isalnum() or written.isupper()
 
 
 def lexicon_label(name: str, lexicon: Mapping[str, str] | None = None) -> str | None:

@@ -16,7 +16,7 @@ from paperkg.graph.node_types import NameShapes, decide_label, shape_label
     # benchmarks the position made Methods (the examples, then others of the same shape)
     ("WMT22", "Dataset"), ("S2-VLUE", "Dataset"), ("LongMemEval-RR", "Dataset"), ("MT-Bench", "Dataset"),
     ("SWE-bench", "Dataset"), ("HumanEval", "Dataset"), ("Penn Treebank", "Dataset"), ("CoNLL-2003", "Dataset"),
-    ("IWSLT 2017", "Dataset"), ("SuperGLUE", "Dataset"),
+    ("IWSLT 2017", "Dataset"), ("SuperGLUE", "Dataset"), ("VBench", "Dataset"), ("Brown Corpus", "Dataset"),
     # models the position made Datasets
     ("MedGemma 3 27B", "Method"), ("Mistral Small 3.2", "Method"), ("Qwen3-8B-base", "Method"),
     ("LLaMA-2 7B", "Method"), ("GPT-4o", "Method"), ("Phi-3-mini", "Method"), ("OPT 1.3B", "Method"),
@@ -30,7 +30,8 @@ def test_a_name_shape_says_its_type(name, label):
 
 
 @pytest.mark.parametrize("name", ["learning rate", "vector index", "our new dataset", "a large benchmark",
-                                  "question answering", "Transformer", "graph neural network", "AppWorld"])
+                                  "question answering", "Transformer", "graph neural network", "AppWorld",
+                                  "information retrieval", "Information Retrieval", "workbench", "value"])
 def test_a_name_without_a_telling_shape_says_nothing(name):
     assert shape_label(name) is None
 
