@@ -26,8 +26,8 @@ from .resolve import vote_label
 
 SHAPES_FILE, LEXICON_FILE = "name_shapes.txt", "type_lexicon.tsv"
 SHAPE_KINDS = ("dataset-end", "dataset-year", "metric-end", "metric", "not-metric", "model-family")
-# a model's size ('8B', '1.5B', '27B', '350M') or a release after a family name ('3', '3.2', '2.5-VL')
-_SIZE = re.compile(r"(?:^|[\s-])\d+(?:\.\d+)?[BMT](?:$|[\s-])")
+# a model's size in parameters ('8B', '1.5B', '27B'); millions are left out: 'Hachimi-1M' counts examples
+_SIZE = re.compile(r"(?:^|[\s-])\d+(?:\.\d+)?[BT](?:$|[\s-])")
 _VARIANT = re.compile(r"-[A-Z0-9]{1,4}$")  # 'LongMemEval-RR', 'MT-Bench-101'
 _WORD_SPLIT = re.compile(r"[\s-]+")
 # Method or Task depends on what a paper does with the thing ('data augmentation'): the mentions' vote decides
