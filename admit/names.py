@@ -2,9 +2,11 @@
 
 Extraction sometimes hands over a span cut by a line-break hyphen ('represen-'), glued to the
 next sentence ('CARE.Github Repository') or word ('BLEUOur'), spaced inside a hyphen
-('off- the-shelf LLM'), or a bare number ('34k'). `clean_name` gives the repaired name and the
+('off- the-shelf LLM'), led by a list marker ('1 - Multi-label ...' of 'Subtask 1 - ...'), or a bare
+number ('34k'). `clean_name` gives the repaired name and the
 rule that repaired it (kept as merge evidence on the node), or None for a name that is no name;
-`hyphenated_names` joins a name cut at a line-break hyphen with the rest of its word.
+`hyphenated_names` joins a name cut at a line-break hyphen with the rest of its word; `coordination` says
+when a name is two terms joined by 'and'.
 """
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ SENTENCE_OPENERS = frozenset((
     "Hence", "Besides", "Compared", "Unlike", "Experimentally", "Lastly",
 ))
 
+# a list marker cut into the name ('1 - Multi-label Dialect Identification' of 'Subtask 1 - ...')
+_LIST_MARKER = re.compile(r"^\d{1,2}\s*[-–:.)]\s+(?=[A-Za-z]{2})")
+_COORDINATION = re.compile(r"\s(?:and|or|&)\s")
 _NUMBER = re.compile(r"^[~≈<>±+-]?\d[\d.,]*\s*(?:[kKMBbx×%]|bn|K\+?|M\+?)?$")
 _CUT = re.compile(r"\w-$")
 _GLUED_SENTENCE = re.compile(r"^(\S*[A-Za-z0-9)\]][A-Za-z0-9)\]])\.([A-Z][a-z]+)\b")
@@ -50,6 +55,9 @@ def clean_name(name: str) -> CleanName | None:
     if not _LETTER.search(text) or _NUMBER.match(text) or _CUT.search(text):
         return None
     rule = ""
+    marker = _LIST_MARKER.match(text)
+    if marker:
+        text, rule = text[marker.end():], "list-marker"
     glued = _GLUED_SENTENCE.match(text)
     if glued:
         text, rule = glued.group(1), "glued-sentence"
@@ -63,6 +71,15 @@ def clean_name(name: str) -> CleanName | None:
     if not _LETTER.search(text) or _NUMBER.match(text):
         return None
     return CleanName(text, rule)
+
+
+def coordination(name: str) -> str | None:
+    """'coordination' for two terms joined by 'and' or 'or' ('question answering and summarization'); a name
+    whose every word is capitalised is one name ('Tanks and Temples')."""
+    if not _COORDINATION.search(name):
+        return None
+    words = [w for w in name.split() if w not in ("and", "or", "&", "of", "for", "the", "in", "on", "with")]
+    return None if all(w[:1].isupper() or w[:1].isdigit() for w in words) else "coordination"
 
 
 def hyphenated_names(record: Extraction) -> dict[str, str]:

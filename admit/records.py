@@ -67,6 +67,16 @@ NAME_REASONS = {
     "no-name": "its name is no name (a number, a word cut at a hyphen)",
     "no-type": "a term of none of the four entity types",
     "thesaurus": "the --thesaurus drops it",
+    "organisation": "an organisation or company ('OpenAI', 'AMD')",
+    "product": "a product or service ('GitHub repository')",
+    "law": "a law or regulation ('GDPR')",
+    "venue": "a venue or conference ('COLING 2025', 'SemEval 2017')",
+    "biomedical": "a gene, protein or receptor ('HER2', 'estrogen receptor')",
+    "disease": "a disease ('breast cancer')",
+    "material": "a material ('graphene')",
+    "not-a-thing": "an adjective, dimension or colour word, a bare generic word or a property ('Three-dimensional', "
+                   "'RGB', 'AI', 'robustness')",
+    "coordination": "two terms joined by 'and' or 'or' ('question answering and summarization')",
 }
 # Why a relation is no edge: admission's rules on the mentions (paper by paper), then the graph's on the
 # nodes (corpus-level, once the entity types are final).

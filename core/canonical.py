@@ -10,18 +10,21 @@ from paperkg.core.words import singular
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _SPACE = re.compile(r"\s+")
 _SPACED_HYPHEN = re.compile(r"\s*-\s*")
+# 'X of Ys': the head is X, the plural after 'of' is part of the name ('Internet of Things', 'mixture of experts')
+_OF_PHRASE = re.compile(r"\sof\s\S+$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1 << 16)  # names repeat across papers; the builder asks for each form several times
 def canonical_name(name: str, label: str | None = None) -> str:
     """Lower-case, dash- and space-normalised, last word singular: 'Graph Transformers' -> 'graph transformer'.
 
-    Data set names are proper names and keep their plural ('Cityscapes', 'Tanks and Temples').
+    Data set names are proper names and keep their plural ('Cityscapes', 'Tanks and Temples'), and so does the
+    word after 'of' ('Internet of Things').
     """
     text = unicodedata.normalize("NFKC", name)
     text = _DASHES.sub("-", text)
     text = _SPACED_HYPHEN.sub("-", _SPACE.sub(" ", text).strip(" .,;:"))
-    if label == "Dataset":
+    if label == "Dataset" or _OF_PHRASE.search(text):
         return text.lower()
     head, _, last = text.rpartition(" ")
     return f"{head} {singular(last)}".strip().lower()
@@ -37,7 +40,7 @@ def display_name(name: str, label: str | None = None) -> str:
     """A node's display name: the surface form with its last word singular ('Graph Transformers' ->
     'Graph Transformer'), case kept; data set names as written."""
     text = " ".join(name.split())
-    if label == "Dataset":
+    if label == "Dataset" or _OF_PHRASE.search(text):
         return text
     head, _, last = text.rpartition(" ")
     return f"{head} {singular(last)}".strip()

@@ -5,6 +5,8 @@ import re
 
 _VERSION = re.compile(r"^v?(?:\d{1,3}(?:\.\d+)?|(?:19|20)\d\d)$")
 _INVARIANT_ENDINGS = ("ss", "us", "is", "ias", "ics", "ous", "ness", "sis", "series", "data", "news")
+# Greek plurals in -ses whose singular is -sis ('analyses', 'diagnoses', 'hypotheses'), not -se
+_SIS_PLURALS = ("lyses", "gnoses", "theses", "noses", "tases")
 
 
 def singular(word: str) -> str:
@@ -13,7 +15,11 @@ def singular(word: str) -> str:
         return word
     if word[-2].isupper() or word[-2].isdigit():
         return word[:-1]
+    if "-" in word and (len(word.rsplit("-", 1)[-1]) < 4 or "-of-" in word.lower()):
+        return word  # 'Yes-Yes-Yes', a coined name; 'Mixture-of-Experts', whose head is before 'of'
     lower = word.lower()
+    if lower.endswith(_SIS_PLURALS):
+        return word[:-2] + "is"
     if lower.endswith("ies") and len(word) > 4:
         return word[:-3] + ("Y" if word[-3].isupper() else "y")
     if lower.endswith(("sses", "xes", "ches", "shes")):

@@ -59,8 +59,16 @@ class Sentence:
 
 STRICT_MIN_CONFIDENCE = 0.6
 _CAMEL_CHUNK = re.compile(r"[A-Z][a-z0-9]*")  # Fed|Avg, Ada|Grad
-_TITLE_WORD = re.compile(r"[A-Z][a-z]+$")      # Regression, Center
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*$")  # Regression, Center, Super-Resolution, Qubit-based
+# the last word of a long form's noun phrase after its letters ran out: a plural or a noun of action
+# (units, maps, scheduling; not "class", "analysis", nor a noun in -ion: "function", "criterion" name a thing
+# of their own after a long form)
+_NOUN_END = re.compile(r"[a-z-]{2,}(?:[^su]s|ing)$")
+MAX_NOUN_TAIL = 2
 QUOTES = frozenset({'"', "”", "'", "''"})
+# closing marks just before a bracket that belong to the long form's phrase, not a boundary: a quote, or the
+# brace of a LaTeX command around it ("\\emph{Self-Enforcing Transfer Equilibrium} (SETE)")
+PHRASE_CLOSERS = QUOTES | {"}"}
 
 class Rule(NamedTuple):
     """How far a definition rule is trusted."""
@@ -217,7 +225,8 @@ class AcronymFinder:
                 return found
             found = self._long_before(s, (inner, short[0]), open_at, "long_bracket_short")
             if found and (short[1] or found.confidence >= self.strict_min_confidence):
-                return self._with_unit_tail(texts, self._with_title_tail(s, found, open_at), open_at)
+                return self._with_unit_tail(texts, self._with_noun_tail(s, self._with_title_tail(s, found, open_at),
+                                                                         open_at), open_at)
             if short[1] and short[0] + 1 < close_at:
                 found = self._long_window(s, (inner, short[0]), (short[0] + 1, close_at), True, "bracket_short_long")
                 if found and found.long_end == close_at and self._strict(texts, found):
@@ -254,12 +263,26 @@ class AcronymFinder:
 
     def _with_title_tail(self, s: Sentence, found: Definition, open_at: int) -> Definition:
         """Extend a title-cased long form by the one title-cased word left out just before the
-        bracket ("Spectral Instrumental Variable Regression (SpecIV)"), unless a head noun."""
+        bracket ("Spectral Instrumental Variable Regression (SpecIV)", "Enhanced Deep Super-Resolution
+        Network (EDSR)"), unless a generic head noun ("method")."""
         texts, words, tail = s.texts, s.words, found.long_end
         if tail + 1 != open_at or not _TITLE_WORD.match(texts[tail]) or words[tail].lower in self.lexicon.head_nouns:
             return found
-        inside = (texts[k] for k in range(found.long_start, tail) if words[k].kind == "content")
-        return replace(found, long_end=open_at) if all(map(_TITLE_WORD.match, inside)) else found
+        inside = [texts[k] for k in range(found.long_start, tail) if words[k].kind == "content"]
+        return replace(found, long_end=open_at) if inside and all(w[:1].isupper() for w in inside) else found
+
+    def _with_noun_tail(self, s: Sentence, found: Definition, open_at: int) -> Definition:
+        """Extend a long form by the noun phrase head left out just before the bracket, one or two lower-case
+        words ending in a noun the letters' words describe ("forty-foot equivalent units (FFE)", "Intermodal CT
+        perfusion maps (MAGIC)", "sequential variable-node scheduling (RL-S)"), unless a generic head noun
+        ("neural network models (CNN)")."""
+        texts, words, tail = s.texts, s.words, found.long_end
+        if not 1 <= open_at - tail <= MAX_NOUN_TAIL or not _NOUN_END.match(texts[open_at - 1]) \
+                or words[open_at - 1].lower in self.lexicon.head_nouns:
+            return found
+        if all(texts[k][:1].islower() and words[k].kind in ("content", "part") for k in range(tail, open_at)):
+            return replace(found, long_end=open_at)
+        return found
 
     def _with_unit_tail(self, texts: list[str], found: Definition, open_at: int) -> Definition:
         """Keep the unit after the number that gives a short form's last digit ("forced
@@ -324,7 +347,7 @@ class AcronymFinder:
     def _window_before(self, texts: list[str], hi: int, letters: int) -> tuple[int, int]:
         """Window [lo, hi) that may hold a long form ending before token hi (a closing quote
         just before the bracket belongs to the long form's phrase, not a boundary)."""
-        if hi > 0 and texts[hi - 1] in QUOTES:
+        if hi > 0 and texts[hi - 1] in PHRASE_CLOSERS:
             hi -= 1
         lo, limit = hi, max(hi - (2 * letters + 4), 0)
         while lo > limit and texts[lo - 1] not in BOUNDARIES:

@@ -18,7 +18,8 @@ from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode,
 from paperkg.core.schema import ROLE_STRENGTH, SYMMETRIC_REL_TYPES, NodeLabel, PaperRecord, RelType
 
 from .evidence import CompactEvidence, EvidenceFactory
-from .resolve import ShortForms, type_weight, vote_label, vote_name
+from .node_types import decide_label
+from .resolve import ShortForms, type_weight, vote_name
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
@@ -215,11 +216,12 @@ class NodeChoice(NamedTuple):
 
 
 def decide_node(table: NameVotes) -> NodeChoice | None:
-    """The node of a group: its type by vote (each label's votes summed exactly, so in any order), its
-    name by use; None for a group only merge notes name (votes are exact sums: see VOTE_UNIT)."""
+    """The node of a group: its type from what the thing is (node_types.decide_label: its names' shape, the
+    training lexicon, else the vote, each label's votes summed exactly, so in any order), its name by use; None
+    for a group only merge notes name (votes are exact sums: see VOTE_UNIT)."""
     if not table.votes:
         return None
-    label = vote_label({label: votes / VOTE_UNIT for label, votes in table.votes.items()})
+    label = decide_label({label: votes / VOTE_UNIT for label, votes in table.votes.items()}, table.names)[0]
     name = display_name(vote_name(table.names, table.plain), label)
     acronym = None
     counts = table.acronyms

@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
                                      "--format scier")
 def eval_acronyms(file: FileArgument, as_json: JsonOption = False, predictions: PredictionsOption = None,
                   system: Annotated[AcronymSystem, typer.Option(
-                      help="paperkg or a baseline (sdu only).")] = AcronymSystem.PAPERKG,
+                      help="paperkg or a baseline (sdu; schwartz-hearst also on defs).")] = AcronymSystem.PAPERKG,
                   format: Annotated[AcronymFormat, typer.Option(
                       "--format", "-f", help="sdu: SDU token labels; defs: JSON lines of texts with definition "
                                              "offsets; scier: SciER's Synonym-Of pairs.")] = AcronymFormat.SDU,

@@ -151,3 +151,48 @@ def test_a_lower_case_letter_joined_to_an_acronym(nlp, text, short, long):
 def test_a_lower_case_letter_joined_to_a_word_is_no_acronym(nlp):
     doc = nlp("We use x-ray and e-commerce data.")
     assert not [span for span in doc.spans["acronyms"] if span.text in ("x-ray", "e-commerce")]
+
+
+@pytest.mark.parametrize("text, short, long", [
+    ("We train an Enhanced Deep Super-Resolution Network (EDSR) on the scans.", "EDSR",
+     "Enhanced Deep Super-Resolution Network"),
+    ("We propose Adaptive Federated Few-Shot Rare-Disease Diagnosis (AFFR) for hospitals.", "AFFR",
+     "Adaptive Federated Few-Shot Rare-Disease Diagnosis"),
+    ("We compare Quantum Qubit-based Neural Networks (QQBNs) with classical ones.", "QQBNs",
+     "Quantum Qubit-based Neural Networks"),
+    ("We release the Knowing-To-Doing Financial Benchmark (KTD-Fin) today.", "KTD-Fin",
+     "Knowing-To-Doing Financial Benchmark"),
+    ("The Spectral Instrumental Variable Regression (SpecIV) estimator is consistent.", "SpecIV",
+     "Spectral Instrumental Variable Regression"),
+])
+def test_a_title_cased_long_form_keeps_its_last_title_word(nlp, text, short, long):
+    assert definitions(nlp, text)[short] == long
+
+
+@pytest.mark.parametrize("text, short, long", [
+    ("Trade is measured in forty-foot equivalent units (FFE) per route.", "FFE", "forty-foot equivalent units"),
+    ("We train Multitask Automated Generation of Intermodal CT perfusion maps (MAGIC) on scans.", "MAGIC",
+     "Multitask Automated Generation of Intermodal CT perfusion maps"),
+    ("Decoding uses reinforcement-learning-based sequential variable-node scheduling (RL-S) throughout.", "RL-S",
+     "reinforcement-learning-based sequential variable-node scheduling"),
+    ("Counts of colony forming units (CFUs) fell.", "CFUs", "colony forming units"),
+])
+def test_a_long_form_keeps_its_plural_or_gerund_head_after_the_letters(nlp, text, short, long):
+    assert definitions(nlp, text)[short] == long
+
+
+@pytest.mark.parametrize("text, short, long", [
+    ("We use convolutional neural network models (CNN) here.", "CNN", "convolutional neural network"),
+    ("The fiber orientation distribution function (FOD) is estimated.", "FOD", "fiber orientation distribution"),
+])
+def test_a_generic_head_or_a_noun_in_ion_stays_out_of_the_long_form(nlp, text, short, long):
+    assert definitions(nlp, text)[short] == long
+
+
+@pytest.mark.parametrize("text, short, long", [
+    (r"We first introduce \emph{Self-Enforcing Transfer Equilibrium} (SETE), where players commit.", "SETE",
+     "Self-Enforcing Transfer Equilibrium"),
+    (r"We use \textit{optical coherence tomography} (OCT) images.", "OCT", "optical coherence tomography"),
+])
+def test_a_latex_brace_before_the_bracket_is_no_boundary(nlp, text, short, long):
+    assert definitions(nlp, text)[short] == long

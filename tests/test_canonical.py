@@ -121,3 +121,15 @@ def test_one_paper_entity_edge_with_the_strongest_role():
     graph = builder.finalize()
     assert list(graph["paper:p1"]["method:foonet"]) == ["PROPOSES"]
     assert graph["paper:p1"]["method:foonet"]["PROPOSES"]["count"] == 2
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("Yes-Yes-Yes", "Yes-Yes-Yes"), ("Internet of Things", "Internet of Things"),
+    ("mixture of experts", "mixture of experts"), ("Mixture-of-Experts", "Mixture-of-Experts"),
+    ("diagnostic analyses", "diagnostic analysis"), ("statistical hypotheses", "statistical hypothesis"),
+    ("Graph Transformers", "Graph Transformer"), ("Re-IDs", "Re-ID"), ("X-rays", "X-ray"),
+    ("Vision-Language Models", "Vision-Language Model"), ("databases", "database"),
+])
+def test_a_name_is_singular_only_where_its_head_is_a_plural(name, shown):
+    assert display_name(name) == shown
+    assert canonical_name(name) == shown.lower()

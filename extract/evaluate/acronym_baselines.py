@@ -5,6 +5,11 @@ Kept deliberately plain, as published, so their known failure modes stay visible
 """
 from __future__ import annotations
 
+import re
+
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_WORD = re.compile(r"\S+")
+
 
 def _is_short_candidate(token: str) -> bool:
     """Schwartz-Hearst short-form test: 2-10 characters, a letter, alphanumeric first."""
@@ -41,6 +46,33 @@ def schwartz_hearst_definitions(tokens: list[str]) -> list[tuple[int, int, int, 
             start = _match_backwards(inside, tokens[lo:i])
             if start is not None:
                 found.append((i + 1, i + 2, lo + start, i))
+    return found
+
+
+def schwartz_hearst_text(text: str) -> list[tuple[int, int, int, int]]:
+    """S&H on running text, as (short_start, short_end, long_start, long_end) character offsets: "long form
+    (SF)" when the bracket holds at most two words (cut at its first ';' or ','), else "SF (long form)" with
+    the word before the bracket as the short form; the long form is looked for in the min(|SF| + 5, 2 |SF|)
+    words before the short form's bracket (or in the bracket), not across a sentence's full stop."""
+    found = []
+    for bracket in _BRACKET.finditer(text):
+        inside = re.split(r"[;,] ", bracket.group(1))[0].strip()
+        inside_start = bracket.start(1) + bracket.group(1).find(inside) if inside else bracket.start(1)
+        before = list(_WORD.finditer(text, 0, bracket.start()))
+        if inside and len(inside.split()) <= 2 and _is_short_candidate(inside):
+            n = sum(c.isalnum() for c in inside)
+            words = before[-min(n + 5, 2 * n):]
+            while words and any(w.group().endswith(".") for w in words[:-1]):  # stay in the sentence
+                words = words[next(i for i, w in enumerate(words[:-1]) if w.group().endswith(".")) + 1:]
+            start = _match_backwards(inside, [w.group() for w in words]) if words else None
+            if start is not None:
+                found.append((inside_start, inside_start + len(inside), words[start].start(), words[-1].end()))
+        elif inside and before and _is_short_candidate(before[-1].group()):
+            short = before[-1]
+            words = list(_WORD.finditer(inside))
+            start = _match_backwards(short.group(), [w.group() for w in words])
+            if start == 0:
+                found.append((short.start(), short.end(), inside_start, inside_start + len(inside)))
     return found
 
 

@@ -22,6 +22,8 @@ from spacy.tokens import Doc
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
+from .acronym_baselines import schwartz_hearst_text
+
 Pair = tuple[int, int, int, int]  # short_start, short_end, long_start, long_end (characters)
 OFFSET_KEYS = ("short_start", "short_end", "long_start", "long_end")
 
@@ -91,13 +93,16 @@ def _acronym_pipe(nlp: Language) -> list[str]:
     return names[names.index("paperkg_acronyms") + 1:]
 
 
-def run_definitions(path: str | Path, nlp: Language, predictions_out: str | Path | None = None) -> dict:
-    """Score the pipeline's definitions on a defs file: pairs (both offsets right) and short
-    forms alone (the short form right, whatever long form)."""
+def run_definitions(path: str | Path, nlp: Language | None, predictions_out: str | Path | None = None) -> dict:
+    """Score the pipeline's definitions on a defs file (`nlp` None: the Schwartz-Hearst baseline's on the
+    same texts): pairs (both offsets right) and short forms alone (the short form right, whatever long form)."""
     items = read_definitions(path)
     started = time.perf_counter()
-    with nlp.select_pipes(disable=_acronym_pipe(nlp)):
-        predicted = [predicted_pairs(doc) for doc in nlp.pipe(item.text for item in items)]
+    if nlp is None:
+        predicted = [set(schwartz_hearst_text(item.text)) for item in items]
+    else:
+        with nlp.select_pipes(disable=_acronym_pipe(nlp)):
+            predicted = [predicted_pairs(doc) for doc in nlp.pipe(item.text for item in items)]
     seconds = time.perf_counter() - started
     gold = [item.definitions for item in items]
     pairs = _prf(sum(len(g & p) for g, p in zip(gold, predicted, strict=True)),

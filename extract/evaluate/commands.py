@@ -75,8 +75,11 @@ def acronym_scores(file: Path, format: AcronymFormat, system: AcronymSystem, pre
         return sdu.run(file, predictions_out=predictions, system=system.value), sdu.format_report
     from paperkg.extract.evaluate import acronym_definitions as evaluation
 
+    if system is AcronymSystem.SCHWARTZ_HEARST and format is AcronymFormat.DEFS:
+        return evaluation.run_definitions(file, None, predictions_out=predictions), evaluation.format_report
     if system is not AcronymSystem.PAPERKG:
-        raise PaperkgError(f"--system {system.value} scores SDU files only; leave it out with --format {format.value}.")
+        raise PaperkgError(f"--system {system.value} scores SDU files and (schwartz-hearst) defs files only; "
+                           f"leave it out with --format {format.value}.")
     nlp = cached_pipeline(rules_only=True)
     result = (evaluation.run_definitions(file, nlp, predictions_out=predictions) if format is AcronymFormat.DEFS
               else evaluation.run_scier_synonyms(file, nlp))
