@@ -4,8 +4,8 @@ In order: the user thesaurus renames or drops mentions; a mention extraction did
 (its termhood reason) is no node, nor is one whose name is no name (a number, a cut word; a name cut
 at a line-break hyphen is joined first, and a defined short form whose long form is no name stays as
 the short form) or of none of the four types. A SYNONYM_OF relation says two admitted names are one
-thing when it is sure enough, both have one type and neither is a short form; a typed relation may be
-an edge when it reaches the graph's operating point, both ends are admitted, neither end is a piece of
+thing when it is sure enough, both have one type and neither is a short form; a typed relation counts
+towards an edge (decided by the graph from all its mentions) when it reaches the mention floor, both ends are admitted, neither end is a piece of
 a longer noun phrase where the abstract writes it, and a USED_FOR states a purpose. Every refusal is
 kept with its reason (records.py). Corpus-level decisions (what a short form stands for, which names are
 one node, its type) are the graph's.
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from paperkg.core.canonical import acronym_key, canonical_name, group_form
-from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE, Extraction, Mention, Relation, RelType
+from paperkg.core.schema import MENTION_FLOOR, Extraction, Mention, Relation, RelType
 
 from .names import clean_name, hyphenated_names, is_short_form
 from .records import Admitted, AdmittedName, NameRefusal, RelationRefusal
@@ -27,9 +27,9 @@ SYNONYM_MIN_CONFIDENCE = 0.8  # a SYNONYM_OF relation merges its two names only 
 
 
 def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
-          min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Admitted:
-    """The paper's admitted names and relations, and its refusals (`min_confidence`: the operating point
-    below which a relation makes no edge; benches lower it to see the relation model's every edge)."""
+          min_confidence: float = MENTION_FLOOR) -> Admitted:
+    """The paper's admitted names and relations, and its refusals (`min_confidence`: the least confidence a
+    relation's mention needs to count towards an edge, which the graph decides from all its mentions)."""
     record, dropped = apply_thesaurus(record, thesaurus or {})
     paper = record.paper.id
     admitted = Admitted(record, [], refused_names=[NameRefusal(paper, m.name, _label(m), "thesaurus")
@@ -45,7 +45,7 @@ def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
 
 
 def admit_all(records: Iterable[Extraction], thesaurus: dict[str, str] | None = None,
-              min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Iterator[Admitted]:
+              min_confidence: float = MENTION_FLOOR) -> Iterator[Admitted]:
     """Each record admitted."""
     return (admit(record, thesaurus, min_confidence) for record in records)
 
@@ -80,10 +80,10 @@ def _admit_relations(admitted: Admitted, min_confidence: float) -> None:
                 admitted.synonyms.append((record.entities[rel.head].name, record.entities[rel.tail].name))
             elif reason != "one-name":
                 _refuse(admitted, rel, reason)
-        elif rel.confidence >= min_confidence:  # the graph's operating point (core/schema.py)
+        elif rel.confidence >= min_confidence:  # the mention floor (core/schema.py)
             kept.append(rel)
         else:
-            _refuse(admitted, rel, "below-operating-point")
+            _refuse(admitted, rel, "below-floor")
     ends = {i for rel in kept for i in (rel.head, rel.tail) if names[i] is not None}  # each mention judged once
     written = {i: found for i in ends if (found := mention_refusal(record.paper.abstract, record.entities[i]))}
     for rel in kept:

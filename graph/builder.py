@@ -4,8 +4,10 @@ The builder only assembles: admission decided paper by paper which mentions are 
 relations may be edges. Papers are taken in as they come; entity nodes are made once all are in
 (`finalize`), so that what a bare short form stands for, which names are one entity, its type and its
 name are decided by the whole corpus (graph/resolve.py), the same whatever order the papers came in.
-The corpus-level refusals (a synonym the corpus reads as two things, an edge whose ends its type does
-not take) go into the same refusal table as admission's.
+A typed edge is decided from all the mentions stating it across papers (admit/edge_confidence.py: its
+direction, support and calibrated confidence), and kept when it reaches the graph's floor. The corpus-level
+refusals (a synonym the corpus reads as two things, an edge whose ends its type does not take, an edge
+below the floor) go into the same refusal table as admission's.
 """
 from __future__ import annotations
 
@@ -17,14 +19,15 @@ from typing import NamedTuple, cast
 
 import networkx as nx
 
+from paperkg.admit.edge_confidence import Calibration, RelationMention, edge_fact, shipped_calibration
 from paperkg.admit.records import Admitted, AdmittedName
 from paperkg.admit.refusals import RefusalTable
 from paperkg.admit.relation_ends import edge_refusal, end_refusal
 from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key, group_form
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
-                                 NodeLabel, PaperRecord, RelType, enum_member)
+from paperkg.core.schema import (PAPER_REL_TYPES, RELATION_FLOOR, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION,
+                                 SYMMETRIC_REL_TYPES, NodeLabel, PaperRecord, RelType, enum_member)
 
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
@@ -73,10 +76,18 @@ class _Paper:
 
 
 class GraphBuilder:
-    """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
+    """Adds papers once each (by id); `finalize` decides the entity nodes and typed edges from all of them and
+    computes metrics. `calibration` and `floor`: how mentions add up to an edge's confidence, and the least
+    confidence an edge is kept at (the shipped calibration and RELATION_FLOOR unless given)."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None, calibration: Calibration | None = None,
+                 floor: float = RELATION_FLOOR) -> None:
         self.graph = graph if graph is not None else nx.MultiDiGraph()
+        self.calibration = calibration or shipped_calibration()
+        self.floor = floor
+        # (type, one key, the other key in key order) -> the mentions stating it, with their evidence
+        self.relation_mentions: dict[tuple[RelType, str, str], list[tuple[RelationMention, CompactEvidence]]] = \
+            defaultdict(list)
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
         self.papers: dict[str, _Paper] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
@@ -153,7 +164,7 @@ class GraphBuilder:
                             shorts, groups, nodes)
         self.papers.clear()
         self.merges.clear()
-        self._drop_misfit_relations()
+        self._add_relation_edges()
         papers = Counter(target for paper, _ in model.papers(self.graph)
                          for target in self.graph.succ[paper])  # an entity's papers: the papers with an edge to it
         for key, data in model.entities(self.graph):
@@ -284,41 +295,66 @@ class GraphBuilder:
                 self._add_edge(entry.key, key, RelType.MENTIONS, item.evidence)
 
     def _add_relations(self, entry: _Paper, keys: list[str | None]) -> None:
-        """A paper's entity-entity edges: symmetric types in key order, and `papers` counting each paper
-        once per edge."""
-        touched: set[tuple[str, str, str]] = set()
+        """A paper's typed relations as mentions of the edges between its nodes (decided in _add_relation_edges)."""
         for head, tail, kind, evidence in entry.relations:
             source, target = keys[head], keys[tail]
             if source is None or target is None or source == target:
                 self.refusals.add_relation(kind.value, entry.uses[head].raw, entry.uses[tail].raw,  # type: ignore[union-attr]
                                            "one-node", (evidence.paper,))
                 continue
-            if kind in SYMMETRIC_REL_TYPES:
-                source, target = sorted((source, target))
-            self._add_edge(source, target, kind, evidence)
-            touched.add((source, target, kind.value))
-        for edge in sorted(touched):
-            data = model.edge_attrs(self.graph, *edge)
-            assert data is not None
-            data["papers"] = data.get("papers", 0) + 1
+            mention = RelationMention(source, target, evidence.paper, evidence.confidence)
+            self.relation_mentions[(kind, *sorted((source, target)))].append((mention, evidence))
 
-    def _drop_misfit_relations(self) -> None:
-        """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
-        thing to relate (a quality, a language in a Dataset slot: relation_ends.py), noting each as refused;
-        entity types are final now."""
+    def _add_relation_edges(self) -> None:
+        """Each typed edge from all its mentions: a direction its type does not allow between the two nodes'
+        final labels, or with an end that is no thing to relate (relation_ends.py), is refused; the rest make
+        one edge (edge_confidence.py), kept when its confidence reaches the floor. An earlier graph's typed
+        edges (the API's `build_graph(records, graph)`) count by the evidence they kept."""
+        for source, target, kind, data in list(model.edges(self.graph)):
+            if (rel := enum_member(RelType, kind)) not in PAPER_REL_TYPES:
+                for item in data["evidence"]:
+                    mention = RelationMention(source, target, item["paper"], float(item["confidence"]))
+                    self.relation_mentions[(rel, *sorted((source, target)))].append((mention, item))  # type: ignore[arg-type]
+                self.graph.remove_edge(source, target, kind)
         nodes = dict(model.nodes(self.graph))
         refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
-        misfits = []
-        for u, v, k, data in model.edges(self.graph):
-            if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES:
-                continue
-            reason = edge_refusal(kind, (nodes[u]["name"], nodes[u]["label"]), (nodes[v]["name"], nodes[v]["label"]),
-                                  refused)
-            if reason:
-                misfits.append((u, v, k))
-                self.refusals.add_relation(k, nodes[u]["name"], nodes[v]["name"], reason,
-                                           {item["paper"] for item in data["evidence"]}, data["count"])
-        self.graph.remove_edges_from(misfits)
+        for (kind, low, high) in sorted(self.relation_mentions, key=lambda key: (key[0].value, key[1], key[2])):
+            found, allowed = self.relation_mentions[(kind, low, high)], []
+            for direction in sorted({(m.source, m.target) for m, _ in found}):
+                head, tail = nodes[direction[0]], nodes[direction[1]]
+                reason = edge_refusal(kind, (head["name"], head["label"]), (tail["name"], tail["label"]), refused)
+                stating = [(m, ev) for m, ev in found if (m.source, m.target) == direction]
+                if reason:
+                    self.refusals.add_relation(kind.value, head["name"], tail["name"], reason,
+                                               {m.paper for m, _ in stating}, len(stating))
+                else:
+                    allowed += stating
+            if allowed:
+                self._add_relation_edge(kind, allowed, nodes)
+        self.relation_mentions.clear()
+
+    def _add_relation_edge(self, kind: RelType, found: list[tuple[RelationMention, CompactEvidence]],
+                           nodes: dict[str, model.NodeAttrs]) -> None:
+        """The edge the mentions make, with its best evidence (each paper's best sentence first, then the
+        others by confidence), or a refusal when it is below the floor."""
+        fact = edge_fact(kind.value, [m for m, _ in found], kind in SYMMETRIC_REL_TYPES, self.calibration)
+        stating = [(m, ev) for m, ev in found
+                   if kind in SYMMETRIC_REL_TYPES or (m.source, m.target) == (fact.source, fact.target)]
+        if fact.confidence < self.floor:
+            self.refusals.add_relation(kind.value, nodes[fact.source]["name"], nodes[fact.target]["name"],
+                                       "below-floor", {m.paper for m, _ in stating}, len(stating))
+            return
+        ranked = sorted(stating, key=lambda item: (-item[0].confidence, item[0].paper, item[1]["start"]))
+        firsts: dict[str, CompactEvidence] = {}
+        for mention, item in ranked:
+            firsts.setdefault(mention.paper, item)
+        evidence: list[Evidence] = []
+        for item in [*firsts.values(), *(item for _, item in ranked)]:
+            if len(evidence) < MAX_EVIDENCE and item not in evidence:
+                evidence.append(cast(Evidence, item))
+        self.graph.add_edge(fact.source, fact.target, key=kind.value, **EdgeAttrs(
+            type=kind.value, count=fact.mentions, confidence=fact.confidence, evidence=evidence,
+            papers=fact.papers, against=fact.against))
 
     def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
         attrs = PaperNode(label=NodeLabel.PAPER.value, key=pkey, paper_id=paper.id, abstract=paper.abstract,

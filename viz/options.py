@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.schema import ENTITY_LABELS, GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, ENTITY_LABELS
 
 MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
 FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
@@ -30,9 +30,8 @@ class ColourBy(str, Enum):
 
 SIZE_METRICS = tuple(metric.value for metric in SizeBy)
 COLOUR_SCHEMES = tuple(scheme.value for scheme in ColourBy)
-# the map draws a typed relation when its best sentence is at least this sure: the graph's own operating point
-# (a graph built by an earlier release may hold less sure ones)
-MIN_RELATION_CONFIDENCE = GRAPH_MIN_RELATION_CONFIDENCE
+# the map draws a typed relation at least this sure unless the user sets another (--min-confidence)
+MIN_RELATION_CONFIDENCE = DEFAULT_MIN_CONFIDENCE
 ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
 
 
