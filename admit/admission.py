@@ -5,8 +5,9 @@ In order: the user thesaurus renames or drops mentions; a mention extraction did
 at a line-break hyphen is joined first, and a defined short form whose long form is no name stays as
 the short form) or of none of the four types. A SYNONYM_OF relation says two admitted names are one
 thing when it is sure enough, both have one type and neither is a short form; a typed relation counts
-towards an edge (decided by the graph from all its mentions) when it reaches the mention floor, both ends are admitted, neither end is a piece of
-a longer noun phrase where the abstract writes it, and a USED_FOR states a purpose. Every refusal is
+towards an edge (which the graph decides from all its mentions) when it reaches the mention floor, both
+ends are admitted, neither end is a piece of a longer noun phrase where the abstract writes it, and a
+USED_FOR states a purpose. Every refusal is
 kept with its reason (records.py). Corpus-level decisions (what a short form stands for, which names are
 one node, its type) are the graph's.
 """

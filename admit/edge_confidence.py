@@ -84,7 +84,8 @@ class Calibration:
         try:
             if data[CALIBRATION_KEY] != CALIBRATION_VERSION:
                 raise ValueError(f"version {data[CALIBRATION_KEY]!r}, this paperkg reads {CALIBRATION_VERSION}")
-            curves = {str(kind): tuple((float(x), float(y)) for x, y in knots) for kind, knots in data["curves"].items()}
+            curves = {str(kind): tuple((float(x), float(y)) for x, y in knots)
+                      for kind, knots in data["curves"].items()}
             calibration = cls(int(data["paper_cap"]), float(data["repeat_weight"]), curves, str(data["fitted_on"]))
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{where} is no paperkg edge calibration ({error})") from None

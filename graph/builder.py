@@ -303,7 +303,7 @@ class GraphBuilder:
                                            "one-node", (evidence.paper,))
                 continue
             mention = RelationMention(source, target, evidence.paper, evidence.confidence)
-            self.relation_mentions[(kind, *sorted((source, target)))].append((mention, evidence))
+            self.relation_mentions[_relation_key(kind, source, target)].append((mention, evidence))
 
     def _add_relation_edges(self) -> None:
         """Each typed edge from all its mentions: a direction its type does not allow between the two nodes'
@@ -314,7 +314,8 @@ class GraphBuilder:
             if (rel := enum_member(RelType, kind)) not in PAPER_REL_TYPES:
                 for item in data["evidence"]:
                     mention = RelationMention(source, target, item["paper"], float(item["confidence"]))
-                    self.relation_mentions[(rel, *sorted((source, target)))].append((mention, item))  # type: ignore[arg-type]
+                    self.relation_mentions[_relation_key(rel, source, target)].append(
+                        (mention, item))  # type: ignore[arg-type]  # an earlier graph's evidence: a mapping too
                 self.graph.remove_edge(source, target, kind)
         nodes = dict(model.nodes(self.graph))
         refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
@@ -374,6 +375,12 @@ class GraphBuilder:
         else:
             self.graph.add_edge(source, target, key=kind.value, **EdgeAttrs(
                 type=kind.value, count=1, confidence=evidence.confidence, evidence=[item]))
+
+
+def _relation_key(kind: RelType, source: str, target: str) -> tuple[RelType, str, str]:
+    """The key of a typed edge's mentions whichever way they read: the type and the two nodes in key order."""
+    low, high = sorted((source, target))
+    return kind, low, high
 
 
 def _use(name: AdmittedName, evidence: CompactEvidence) -> _Use:

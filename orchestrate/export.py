@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
 from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder, write_beside_build
+
+if TYPE_CHECKING:
+    from paperkg.graph.interchange import GraphTable
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -62,23 +67,33 @@ def _chosen_target(graph_file: Path, format: str | None, output: Path | None, en
     return inferred, output
 
 
-def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) -> list[Path]:
-    """Read the graph, write it (or its entity map) in `format` at `target`; returns the files written."""
+def write_export(graph_file: Path, format: str, target: Path, entity_map: bool,
+                 min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> list[Path]:
+    """Read the graph, write it (or its entity map) in `format` at `target`, with layout weights (the map's
+    relations) at `min_confidence`; returns the files written."""
     from paperkg.graph import exports
 
     graph = exports.read_graph(graph_file)
+    table: GraphTable | None = None
     if entity_map:
         from paperkg.orchestrate.artifact import views_layer
         from paperkg.viz.map_export import entity_map_table
 
-        graph = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)))
+        table = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)),
+                                 min_confidence=min_confidence)
+    elif format != "json":  # node-link JSON is the graph itself, every attribute as it is
+        table = exports.graph_table(graph, min_confidence)
     check_output_folder(target if format in FOLDER_FORMATS else target.parent)
     if format in FOLDER_FORMATS:
         target.mkdir(parents=True, exist_ok=True)
-        return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
+        assert table is not None
+        return (exports.write_csv if format == "csv" else exports.write_vosviewer)(table, target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    writer = {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format]
-    write_beside_build(target, lambda path: writer(graph, path))
+    if table is None:
+        write_beside_build(target, lambda path: exports.write_json(graph, path))
+    else:
+        writer = exports.write_graphml if format == "graphml" else exports.write_gexf
+        write_beside_build(target, lambda path: writer(table, path))
     return [target]
 
 

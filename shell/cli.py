@@ -16,7 +16,8 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
-from paperkg.cli_output import err, print_warnings
+from paperkg.cli_output import MinConfidenceOption, err, print_warnings
+from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
@@ -133,6 +134,7 @@ def build(
         "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
+    min_confidence: MinConfidenceOption = None,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
@@ -148,7 +150,8 @@ def build(
                                        jobs=jobs, strict=strict)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
-                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
+                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value,
+                                            min_confidence=cli_min_confidence(min_confidence)))
     summary = run_build(options, err)
     print_warnings(summary.warnings)
     print_build(summary, inputs, output, Console(), err)
@@ -216,13 +219,16 @@ def export(
     entity_map: Annotated[bool, typer.Option(
         "--map", help="Export the entity map graph.html draws (entities, links with paper counts and typed "
                       "relations, communities, positions) instead of the knowledge graph.")] = False,
+    min_confidence: MinConfidenceOption = None,
 ) -> None:
     """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
-    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
+    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type, weight: what a
+    layout pulls by, 0 for a typed relation below --min-confidence)."""
     from paperkg.orchestrate.export import export_target, write_export
 
+    threshold = cli_min_confidence(min_confidence)
     chosen, target = export_target(graph_file, format and format.value, output, entity_map)
-    for path in write_export(graph_file, chosen, target, entity_map):
+    for path in write_export(graph_file, chosen, target, entity_map, threshold):
         err.print(f"wrote {escape(str(path))}")
 
 

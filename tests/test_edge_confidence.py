@@ -35,8 +35,8 @@ def test_a_paper_repeating_itself_is_one_witness_and_more_papers_are_surer() -> 
 
 
 def test_the_direction_is_the_one_the_evidence_sums_higher_not_the_first_mention() -> None:
-    mentions = [_m("method:ann", "task:interpretability", "p1", 0.5),
-                _m("task:interpretability", "method:ann", "p2", 0.4), _m("task:interpretability", "method:ann", "p3", 0.4)]
+    ann, task = "method:ann", "task:interpretability"
+    mentions = [_m(ann, task, "p1", 0.5), _m(task, ann, "p2", 0.4), _m(task, ann, "p3", 0.4)]
     fact = edge_fact("USED_FOR", mentions, False, NO_CURVE)
     assert (fact.source, fact.target, fact.mentions, fact.papers, fact.against) == (
         "task:interpretability", "method:ann", 2, 2, 1)
