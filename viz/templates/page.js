@@ -22,6 +22,7 @@
   var typeBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-type]"));
   var relationBoxes = Array.prototype.slice.call(document.querySelectorAll("input[data-relation]"));
   var minPapers = document.getElementById("min-papers");
+  var minConfidence = document.getElementById("min-confidence");  // the typed relations' threshold (map only)
   var yearFrom = document.getElementById("year-from");
   var yearTo = document.getElementById("year-to");
   var filters = {};
@@ -31,6 +32,7 @@
     filters.types = new Set(typeBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.dataset.type; }));
     filters.relations = new Set(relationBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.dataset.relation; }));
     filters.minPapers = Math.max(1, parseInt(minPapers.value, 10) || 1);
+    filters.minConfidence = minConfidence ? parseFloat(minConfidence.value) : 0;
     filters.allYears = true;
     if (data.years && yearFrom && yearTo) {
       filters.from = parseInt(yearFrom.value, 10) || data.years.first;
@@ -49,9 +51,15 @@
     var papers = papersInYears(node);
     return node.kind === PAPER ? papers >= 1 : papers >= filters.minPapers && papers >= 1;
   }
+  // A link's kinds drawn: shared papers, and its typed relations at least as sure as the slider says.
+  function shownKinds(edge) {
+    return edge.kinds.filter(function (kind) {
+      return filters.relations.has(kind) && (!edge.confidence || !(kind in edge.confidence) ||
+        edge.confidence[kind] >= filters.minConfidence);
+    });
+  }
   function edgePasses(edge) {
-    return visible.has(edge.from) && visible.has(edge.to) &&
-      edge.kinds.some(function (kind) { return filters.relations.has(kind); });
+    return visible.has(edge.from) && visible.has(edge.to) && shownKinds(edge).length > 0;
   }
 
   var nodes = new vis.DataSet(data.nodes);
@@ -198,9 +206,7 @@
       if (node.kind === PAPER) papers += 1; else entities += 1;
     });
     edgeView.forEach(function (edge) {
-      edge.kinds.forEach(function (kind) {
-        if (filters.relations.has(kind)) relationCounts[kind] = (relationCounts[kind] || 0) + 1;
-      });
+      shownKinds(edge).forEach(function (kind) { relationCounts[kind] = (relationCounts[kind] || 0) + 1; });
     });
     var drawnPapers = data.nodes.filter(function (n) { return n.kind === PAPER; }).length;
     var parts = [];
@@ -215,13 +221,34 @@
       cell.textContent = number(relationCounts[cell.dataset.relationCount] || 0);
     });
   }
+  // Moving the threshold restyles each link as its first typed relation still drawn (else shared papers).
+  function restyleLinks() {
+    var styles = {};
+    data.relations.forEach(function (row) { styles[row.type] = row; });
+    edges.update(data.edges.filter(function (edge) { return edge.confidence; }).map(function (edge) {
+      var main = shownKinds(edge).filter(function (kind) { return kind !== "SHARED_PAPERS"; })[0] || "SHARED_PAPERS";
+      var style = styles[main] || styles.SHARED_PAPERS || { colour: edge.color.color, dashed: edge.dashes };
+      return { id: edge.id, dashes: style.dashed, color: { color: style.colour, highlight: style.colour,
+        hover: style.colour, opacity: main === "SHARED_PAPERS" ? 0.3 : 0.8 } };
+    }));
+  }
+  if (minConfidence) minConfidence.addEventListener("input", function () {
+    document.getElementById("min-confidence-value").textContent = Number(minConfidence.value).toFixed(2);
+    applyFilters();
+    restyleLinks();
+  });
   typeBoxes.concat(relationBoxes).forEach(function (box) { box.addEventListener("change", applyFilters); });
   [minPapers, yearFrom, yearTo].forEach(function (input) { if (input) input.addEventListener("input", applyFilters); });
   document.getElementById("reset").addEventListener("click", function () {
     typeBoxes.concat(relationBoxes).forEach(function (box) { box.checked = true; });
     minPapers.value = 1;
+    if (minConfidence) {
+      minConfidence.value = data.min_confidence;
+      document.getElementById("min-confidence-value").textContent = Number(data.min_confidence).toFixed(2);
+    }
     if (yearFrom) { yearFrom.value = data.years.first; yearTo.value = data.years.last; }
     applyFilters();
+    if (minConfidence) restyleLinks();
   });
   showCounts();
 
@@ -413,7 +440,7 @@
     var edge = edges.get(id);
     var info = data.edge_panels[id];
     var parts = [element("h2", "", data.panels[indexOf.get(edge.from)].name + " — " + data.panels[indexOf.get(edge.to)].name)];
-    parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(edge.kinds)));
+    parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(shownKinds(edge))));
     if (info && info.evidence.length) {
       parts.push(element("h3", "", "Sentences"));
       parts.push(evidenceBlock(info.evidence));
