@@ -14,9 +14,9 @@ from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
 from paperkg.graph.exports import write_json
 
 sys.path.insert(0, str(ROOT / "bench"))
-from edges_judge import FIELDS, precision, sample, typed_edges  # noqa: E402
-from relation_ends import misfits  # noqa: E402
-from relations_blind import report  # noqa: E402
+from edges_judge import FIELDS, precision, sample, typed_edges
+from relation_ends import misfits
+from relations_blind import report
 
 TEXT = "AlphaNet is used for parsing. BetaNet is used for parsing. GammaNet is compared with AlphaNet."
 
