@@ -11,10 +11,11 @@ from cli_helpers import ROOT
 from records import Link, Term, build, paper
 
 from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
-from paperkg.graph.exports import write_json
+from paperkg.graph.exports import read_graph, write_json
 
 sys.path.insert(0, str(ROOT / "bench"))
 from edges_judge import FIELDS, precision, sample, typed_edges
+from queries_acl import parameters
 from relation_ends import misfits
 from relations_blind import report
 
@@ -77,3 +78,11 @@ def test_the_blind_round_report_per_type_and_field() -> None:
     assert table["all"][1:5] == ["1", "0.50", "1/1", "1.00"] and table["all"][5:] == ["1/2", "0.50"]
     assert table["PART_OF"][1:] == ["0", "0.00", "0/0", "-", "0/1", "0.00"]
     assert table["field other"][2:] == ["0", "0.00", "0/0", "-", "0/1", "0.00"]
+
+
+def test_a_query_on_a_real_build_asks_for_what_its_relations_end_most_in(graph_file: Path) -> None:
+    graph = read_graph(graph_file)
+    assert parameters(graph, "methods_for_task", ["task", "min_confidence"], 0.8) == {
+        "task": "parsing", "min_confidence": "0.8"}
+    assert parameters(graph, "compared_with", ["method"], 0.0) == {"method": "AlphaNet"}
+    assert parameters(graph, "compared_with", ["method"], 0.8)["method"] == "AlphaNet"  # none: the top method
