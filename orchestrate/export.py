@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
-from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder, write_beside_build
+from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder
+from paperkg.core.output_guard import check_output
 
 if TYPE_CHECKING:
     from paperkg.graph.interchange import GraphTable
@@ -83,17 +84,16 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool,
                                  min_confidence=min_confidence)
     elif format != "json":  # node-link JSON is the graph itself, every attribute as it is
         table = exports.graph_table(graph, min_confidence)
-    check_output_folder(target if format in FOLDER_FORMATS else target.parent)
     if format in FOLDER_FORMATS:
-        target.mkdir(parents=True, exist_ok=True)
+        check_output_folder(target)
         assert table is not None
         return (exports.write_csv if format == "csv" else exports.write_vosviewer)(table, target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    check_output_folder(target.parent)
+    check_output(target, f"a {format} export", may_match=True)
     if table is None:
-        write_beside_build(target, lambda path: exports.write_json(graph, path))
+        exports.write_json(graph, target)
     else:
-        writer = exports.write_graphml if format == "graphml" else exports.write_gexf
-        write_beside_build(target, lambda path: writer(table, path))
+        (exports.write_graphml if format == "graphml" else exports.write_gexf)(table, target)
     return [target]
 
 
@@ -107,6 +107,7 @@ def write_thesaurus(graph_file: Path, output: Path) -> int:
     if output.is_dir():
         raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
                            ExitCode.USAGE)
+    check_output(output, "the thesaurus")
     text = thesaurus_text(read_graph(graph_file))
-    write_beside_build(output, lambda path: atomic_write_text(path, text))
+    atomic_write_text(output, text)
     return sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))

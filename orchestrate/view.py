@@ -6,7 +6,8 @@ from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import names_file_only, names_folder
-from paperkg.viz.options import ViewOptions
+from paperkg.core.output_guard import check_output, check_views_folder, rewriting
+from paperkg.viz.options import MAP_FILE, PAPERS_FILE, ViewOptions
 
 
 def view_graph(graph_file: Path, output: Path | None, focus: str | None,
@@ -19,12 +20,18 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
 
     _check_output(output, focus)
     source = graph_path(graph_file)
+    folder = output or source.parent
+    if focus is None:
+        redrawn = check_views_folder(folder, source, (MAP_FILE, PAPERS_FILE))
+    else:
+        target = output if output is not None and not names_folder(output) else folder / "focus.html"
+        check_output(target, "a focus view")
     graph = read_graph(source)
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
-        pending = start_views(graph, output or source.parent, options, layer=views_layer(source))
-        return pending.finish(), len(pending.selection.nodes)
-    target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
+        with rewriting(redrawn):
+            pending = start_views(graph, folder, options, layer=views_layer(source))
+            return pending.finish(), len(pending.selection.nodes)
     render_focus(graph, target, focus, options)
     return [target], 1
 
@@ -45,6 +52,6 @@ def _check_output(output: Path | None, focus: str | None) -> None:
 def nothing_drawn(options: ViewOptions) -> str:
     """The warning when no entity passes the filters, naming them."""
     words = f" of type {' or '.join(options.types)}" if options.types else ""
-    words += f" is in at least {options.min_papers} papers" if options.min_papers > 1 else " is left"
+    words += f" is in at least {options.min_papers} papers" if (options.min_papers or 1) > 1 else " is left"
     return (f"nothing left to draw: no entity{words}; lower --min-papers or drop --type (paperkg stats lists the "
             "top entities and their papers).")
