@@ -3,7 +3,7 @@ distinct ends of its typed edges for judging by hand, and measure a judged list 
 
     python bench/relation_ends_dev.py [--data FOLDER] --out ends.tsv      # ends to judge (verdict column empty)
     python bench/relation_ends_dev.py [--data FOLDER] --judged ends.tsv   # junk ends removed, good ends lost
-    ... [--min-confidence 0]   # every edge the relation model proposes, not only those at the graph's point
+    ... [--min-confidence 0]   # every edge the relation model proposes, not only those at the default threshold
 
 An end is one node at one abstract (its name and type) with one typed edge it is an end of. `--judged`
 reads the verdicts (junk/ok) back and counts, among the judged ends, which are still the end of a typed
