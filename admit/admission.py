@@ -6,11 +6,11 @@ whose name is no name (a number, a cut word; a name cut at a line- break hyphen 
 short form whose long form is no name stays as the short form) or of none of the four types, nor a thing
 outside the schema (an organisation, a venue, a law, a gene, a disease, an adjective or generic word:
 not_entities.py), nor two terms joined by 'and'. A SYNONYM_OF relation says two admitted names are one thing
-when it is sure enough, both have one type and neither is a short form; a typed relation may be an edge when
-it reaches the graph's operating point, both ends are admitted, neither end is a piece of a longer noun phrase
-where the abstract writes it, and a USED_FOR states a purpose. Every refusal is kept with its reason
-(records.py). Corpus-level decisions (what a short form stands for, which names are one node, its type) are
-the graph's.
+when it is sure enough, both have one type and neither is a short form; a typed relation counts towards an
+edge (which the graph decides from all its mentions) when it reaches the mention floor, both ends are
+admitted, neither end is a piece of a longer noun phrase where the abstract writes it, and a USED_FOR states
+a purpose. Every refusal is kept with its reason (records.py). Corpus-level decisions (what a short form
+stands for, which names are one node, its type) are the graph's.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from paperkg.core.canonical import acronym_key, canonical_name, group_form
-from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE, Extraction, Mention, Relation, RelType
+from paperkg.core.schema import MENTION_FLOOR, Extraction, Mention, Relation, RelType
 
 from .names import clean_name, coordination, hyphenated_names, is_short_form
 from .not_entities import kind_of
@@ -38,9 +38,9 @@ OWN_TERM_USES = 3
 
 
 def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
-          min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Admitted:
-    """The paper's admitted names and relations, and its refusals (`min_confidence`: the operating point
-    below which a relation makes no edge; benches lower it to see the relation model's every edge)."""
+          min_confidence: float = MENTION_FLOOR) -> Admitted:
+    """The paper's admitted names and relations, and its refusals (`min_confidence`: the least confidence a
+    relation's mention needs to count towards an edge, which the graph decides from all its mentions)."""
     record, dropped = apply_thesaurus(record, thesaurus or {})
     paper = record.paper.id
     admitted = Admitted(record, [], refused_names=[NameRefusal(paper, m.name, _label(m), "thesaurus")
@@ -57,7 +57,7 @@ def admit(record: Extraction, thesaurus: dict[str, str] | None = None,
 
 
 def admit_all(records: Iterable[Extraction], thesaurus: dict[str, str] | None = None,
-              min_confidence: float = GRAPH_MIN_RELATION_CONFIDENCE) -> Iterator[Admitted]:
+              min_confidence: float = MENTION_FLOOR) -> Iterator[Admitted]:
     """Each record admitted."""
     return (admit(record, thesaurus, min_confidence) for record in records)
 
@@ -106,10 +106,10 @@ def _admit_relations(admitted: Admitted, min_confidence: float) -> None:
                 admitted.synonyms.append((record.entities[rel.head].name, record.entities[rel.tail].name))
             elif reason != "one-name":
                 _refuse(admitted, rel, reason)
-        elif rel.confidence >= min_confidence:  # the graph's operating point (core/schema.py)
+        elif rel.confidence >= min_confidence:  # the mention floor (core/schema.py)
             kept.append(rel)
         else:
-            _refuse(admitted, rel, "below-operating-point")
+            _refuse(admitted, rel, "below-floor")
     ends = {i for rel in kept for i in (rel.head, rel.tail) if names[i] is not None}  # each mention judged once
     written = {i: found for i in ends if (found := mention_refusal(record.paper.abstract, record.entities[i]))}
     for rel in kept:

@@ -81,7 +81,7 @@ NAME_REASONS = {
 # Why a relation is no edge: admission's rules on the mentions (paper by paper), then the graph's on the
 # nodes (corpus-level, once the entity types are final).
 RELATION_REASONS = {
-    "below-operating-point": "its confidence is below the graph's operating point",
+    "below-floor": "its confidence (a mention's, or the edge's from all its mentions) is below the graph's floor",
     "end-not-a-node": "one of its mentions is no node",
     "fragment": "an end is a piece of a longer noun phrase where the abstract writes it",
     "verb-phrase": "an end is a gerund with its object ('embedding agents directly into ...')",

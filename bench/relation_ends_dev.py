@@ -3,7 +3,7 @@ distinct ends of its typed edges for judging by hand, and measure a judged list 
 
     python bench/relation_ends_dev.py [--data FOLDER] --out ends.tsv      # ends to judge (verdict column empty)
     python bench/relation_ends_dev.py [--data FOLDER] --judged ends.tsv   # junk ends removed, good ends lost
-    ... [--min-confidence 0]   # every edge the relation model proposes, not only those at the graph's point
+    ... [--min-confidence 0]   # every edge the relation model proposes, not only those at the default threshold
 
 An end is one node at one abstract (its name and type) with one typed edge it is an end of. `--judged`
 reads the verdicts (junk/ok) back and counts, among the judged ends, which are still the end of a typed
@@ -24,7 +24,7 @@ from pathlib import Path
 import networkx as nx
 
 import paperkg
-from paperkg.core.schema import ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PaperRecord
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, ENTITY_REL_TYPES, PaperRecord
 from paperkg.admit.admission import admit_all
 from paperkg.graph.builder import GraphBuilder
 
@@ -53,16 +53,16 @@ def build(folder: Path, min_confidence: float) -> dict[tuple[int, str], tuple[st
     rows = [json.loads(line) for line in (folder / "sample.jsonl").open(encoding="utf8")]
     records = [PaperRecord(id=row["id"], abstract=row["abstract"], title=row["title"], year=row["year"])
                for row in rows]
-    builder = GraphBuilder()
-    builder.add_all(admit_all(paperkg.extract_records(records), min_confidence=min_confidence))
+    builder = GraphBuilder(floor=min_confidence)  # the edges from this confidence on (0: every edge)
+    builder.add_all(admit_all(paperkg.extract_records(records)))
     return typed_ends(builder.finalize(), [row["id"] for row in rows])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA, help="a folder with sample.jsonl")
-    parser.add_argument("--min-confidence", type=float, default=GRAPH_MIN_RELATION_CONFIDENCE,
-                        help="relations this sure or more make edges (default: the graph's operating point)")
+    parser.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE,
+                        help="typed edges this sure or more are listed (default: the graph's default threshold)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--out", type=Path, help="write the typed ends for judging here (TSV)")
     which.add_argument("--judged", type=Path, help="a judged TSV (verdict junk/ok): measure it on this build")

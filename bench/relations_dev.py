@@ -37,8 +37,9 @@ from relations_blind import _matches, _names, edges_by_abstract, round_folder
 
 import paperkg
 from paperkg.admit.admission import admit_all
+from paperkg.admit.edge_confidence import Calibration
 import paperkg.graph.builder as builder
-from paperkg.core.schema import ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PaperRecord
+from paperkg.core.schema import ENTITY_REL_TYPES, DEFAULT_MIN_CONFIDENCE, PaperRecord
 from paperkg.extract.pipeline import DEFAULT_MODEL
 from paperkg.extract.relation_model import LABELS, RelationModel
 from paperkg.extract.training.relations import (dev_precision, judged_precision, load_records, lower_of,
@@ -74,8 +75,9 @@ def dev_sets(rounds: Sequence[int], ends_dev: int) -> list[tuple[str, list[dict]
 
 
 def every_edge(records: list[PaperRecord], nlp: Language) -> nx.MultiDiGraph:
-    """The graph of the records with every relation the pipeline writes made an edge (no operating point)."""
-    graph_builder = builder.GraphBuilder()
+    """The graph of the records with every relation the pipeline writes made an edge (no floor, each edge's
+    confidence its best mention's: one witness a paper, no calibration curve)."""
+    graph_builder = builder.GraphBuilder(calibration=Calibration(paper_cap=1, repeat_weight=0.0), floor=0.0)
     graph_builder.add_all(admit_all(paperkg.extract_records(records, nlp), min_confidence=0.0))
     return graph_builder.finalize()
 
@@ -252,7 +254,7 @@ def main() -> None:
             print(f"{unjudged} edges not judged yet count as wrong (judge them in --out and run again to count them)")
         table = calibrate(rows, args.min_probability, args.benchmarks, args.held_out)
         for kind in ENTITY_REL_TYPES:
-            point = next((t for t, value in table[kind.value] if value >= GRAPH_MIN_RELATION_CONFIDENCE), None)
+            point = next((t for t, value in table[kind.value] if value >= DEFAULT_MIN_CONFIDENCE), None)
             print(f"{kind.value:14} in the graph from " + (f"p {point}" if point is not None else "nowhere") +
                   f" (best confidence {max(value for _, value in table[kind.value]):.2f})")
 

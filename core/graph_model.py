@@ -78,15 +78,18 @@ class PaperNode(_PaperFields, total=False):
 
 class _EdgeFields(TypedDict):
     type: Annotated[str, "the relationship type (also the edge's key: one edge per source, type and target)"]
-    count: Annotated[int, "mentions or sentences supporting it"]
-    confidence: Annotated[float, "the highest confidence of its evidence"]
-    evidence: Annotated[list[Evidence], "up to 10 pieces of evidence (count has the full number)"]
+    count: Annotated[int, "mentions or sentences supporting it (a typed relation: in its direction)"]
+    confidence: Annotated[float, "a role: the highest confidence of its evidence; a typed relation: calibrated from "
+                                 "all the mentions stating it across papers (4 decimals)"]
+    evidence: Annotated[list[Evidence], "up to 10 pieces of evidence, the surest first (a typed relation: each "
+                                        "paper's best sentence first; count has the full number)"]
 
 
 class EdgeAttrs(_EdgeFields, total=False):
     """Attributes of an edge: a paper's role towards an entity, or a typed relation between two entities."""
 
     papers: Annotated[int, "papers stating it (entity-entity relations only)"]
+    against: Annotated[int, "mentions stating the other direction (entity-entity relations only)"]
 
 
 class GraphAttrs(TypedDict):

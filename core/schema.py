@@ -90,11 +90,14 @@ REL_ENDS: dict[RelType, frozenset[tuple[NodeLabel, NodeLabel]]] = {
     RelType.SYNONYM_OF: _SAME_LABEL,
 }
 SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelType.SYNONYM_OF})
-# The graph's operating point: an entity-entity relation becomes an edge (and the views draw it) only when its
-# confidence is at least this. The relation model's confidence is the precision its type had on SciER dev at
-# that probability, the lower of gold mentions and end to end with overlapping arguments (what a reader judging
-# the edge sees), so this is the precision asked of each type's typed edges (docs/quality.md, "Relations").
-GRAPH_MIN_RELATION_CONFIDENCE = 0.75
+# How sure a typed edge is: calibrated from all the mentions that state it across papers (admit/edge_confidence.py).
+# The graph keeps every typed edge at RELATION_FLOOR and up (graph.json, GraphML, Neo4j, each with its confidence
+# and support); the views, the layout weights of the exports and the query library show those at
+# DEFAULT_MIN_CONFIDENCE and up unless the user sets another (--min-confidence, the `min_confidence` setting).
+# A mention below MENTION_FLOOR adds nothing to an edge (admission refuses it).
+RELATION_FLOOR = 0.25
+DEFAULT_MIN_CONFIDENCE = 0.8
+MENTION_FLOOR = 0.05
 # Entity-entity types in the graph, in legend order (SYNONYM_OF merges nodes instead).
 ENTITY_REL_TYPES: tuple[RelType, ...] = tuple(kind for kind in REL_ENDS if kind is not RelType.SYNONYM_OF)
 

@@ -25,13 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.schema import ENTITY_LABELS, NodeLabel
+from paperkg.core.schema import ENTITY_LABELS, ENTITY_REL_TYPES, NodeLabel
 
 CYPHER_DIR = Path(__file__).parent
 QUERY_DIR = CYPHER_DIR / "queries"
 LABEL_UNIONS = {"%NODE_LABELS%": "|".join(label.value for label in NodeLabel),
                 "%ENTITY_LABELS%": "|".join(label.value for label in ENTITY_LABELS)}
 _LABEL_UNION = re.compile("|".join(LABEL_UNIONS))
+_TYPED = re.compile(r"\b(" + "|".join(kind.value for kind in ENTITY_REL_TYPES) + r")\b")
+THRESHOLD_PARAM = "min_confidence"  # the parameter a query reads typed relations at
 _PARAM_LINE = re.compile(r"^//\s*:param\s+(?P<name>\w+)\s*=>\s*(?P<default>.+?)\s*(?:--\s*(?P<help>.*))?$")
 
 
@@ -85,6 +87,12 @@ class NamedQuery:
     details: str
     params: tuple[QueryParam, ...]
     text: str
+
+    @property
+    def relation_types(self) -> tuple[str, ...]:
+        """The entity-entity relationship types the query reads (USED_FOR, IS_A, ...), in the order it names them."""
+        code = "\n".join(line for line in self.text.splitlines() if not line.startswith("//"))
+        return tuple(dict.fromkeys(_TYPED.findall(code)))
 
     def parameters(self, overrides: dict[str, str] | None = None) -> dict[str, Any]:
         """The defaults, with command-line `name=value` overrides parsed to their types."""

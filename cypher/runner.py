@@ -53,6 +53,33 @@ def close_names(target: Neo4jTarget, text: str, label: str | None) -> list[str]:
     return [by_fold[fold] for fold in close]
 
 
+_TYPED_COUNTS = """
+UNWIND $types AS kind
+CALL (kind) {
+  MATCH ()-[r]->() WHERE type(r) = kind
+  RETURN count(r) AS total, count(CASE WHEN r.confidence >= $min_confidence THEN 1 END) AS sure
+}
+RETURN kind, total, sure
+"""
+
+
+def relation_counts(target: Neo4jTarget, types: tuple[str, ...], min_confidence: float) -> dict[str, tuple[int, int]]:
+    """For each relationship type: (relationships at least `min_confidence` sure, all of them) in the database."""
+    with open_driver(target) as driver:
+        with driver.session(database=target.database) as session:
+            records = session.execute_read(_fetch, _TYPED_COUNTS, {"types": list(types),
+                                                                    "min_confidence": min_confidence})
+    return {record["kind"]: (record["sure"], record["total"]) for record in records}
+
+
+def lacking(name: str, counts: dict[str, tuple[int, int]], min_confidence: float) -> list[str]:
+    """One sentence for each relationship type a query reads that the graph lacks at the threshold."""
+    return [f"query {name}: the graph holds no {kind} relation at confidence {min_confidence} or more"
+            + (f" ({total} less sure: lower --min-confidence to see them)." if total else
+               " (none at all: the relation model found none in these papers).")
+            for kind, (sure, total) in counts.items() if not sure]
+
+
 def run_named_query(query: NamedQuery, target: Neo4jTarget, params: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows of `query` with `params` (complete: defaults already filled in), in a managed read transaction."""
     with open_driver(target) as driver:

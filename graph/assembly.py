@@ -12,8 +12,8 @@ runs the steps on Dask). The decisions are decisions.py's, the builder's own:
    and for each partition the nodes of the roots it asked for.
 5. `edge_partition` (a partition): its paper nodes and edges (decisions.paper_edges), what it adds to each
    entity (mentions, aliases, papers) and its relations, by key bucket.
-6. `entity_bucket` (a bucket of keys): entity nodes and relation edges joined across partitions, the edges
-   whose ends their type does not take refused.
+6. `entity_bucket` (a bucket of keys): entity nodes, and the typed edges between a pair of nodes whose lower key
+   is in the bucket, each decided from all its mentions across partitions (decisions.relation_edge).
 7. `write_parts` (a partition or bucket): its nodes with their metrics (computed on the client from the
    edges' numbers only: metrics.node_metrics) and its edges as Parquet (graph/parquet_graph.py).
 
@@ -29,18 +29,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from paperkg.admit.admission import admit
 from paperkg.admit.refusals import RefusalTable
-from paperkg.admit.relation_ends import edge_refusal, end_refusal
+from paperkg.admit.edge_confidence import shipped_calibration
+from paperkg.admit.relation_ends import end_refusal
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode
-from paperkg.core.schema import Extraction, RelType, enum_member
+from paperkg.core.schema import RELATION_FLOOR, Extraction, RelType, enum_member
 
 from .decisions import (NameVotes, NodeChoice, PaperUses, Target, add_aliases, decide_node, define_short_forms,
-                        entity_node, intake, merge_edges, paper_edges, paper_node, paper_relations, paper_targets,
+                        entity_node, intake, paper_edges, paper_node, paper_targets, relation_edge,
                         resolve_short)
 from .evidence import EvidenceFactory
 from .resolve import ShortForms, UnionFind
@@ -245,13 +246,15 @@ def node_bucket(key_bucket: int, parts: int, work: Work) -> None:
 
 @dataclass
 class Adds:
-    """What a partition adds to the entities of one key bucket: mentions, aliases, papers, relations (with
-    their ends' names and labels, for the end check)."""
+    """What a partition adds to the entities of one key bucket: mentions, aliases, papers, and the mentions of
+    the relations whose lower end key is in the bucket, by (type, lower key, higher key), with their ends' names
+    and labels (for the end check)."""
 
     mentions: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     aliases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     papers: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    relations: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    relations: dict[tuple[str, str, str], list[tuple[str, str, dict[str, Any]]]] = field(
+        default_factory=lambda: defaultdict(list))
     ends: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
@@ -288,11 +291,10 @@ def edge_partition(part: int, shard: Path, thesaurus: dict[str, str], work: Work
             if root in answers:
                 key, name, label, _ = answers[root]
                 ends[key] = (name, label)
-        for (source, end, kind), data in paper_relations(found.relations).items():
-            add = adds[bucket_of(source, work.buckets)]
-            edge = add.relations.get((source, end, kind))
-            plain = cast(EdgeAttrs, edge_dict(data))
-            add.relations[source, end, kind] = dict(merge_edges(cast(EdgeAttrs, edge), plain) if edge else plain)
+        for source, end, kind, evidence in found.relations:
+            low, high = sorted((source, end))
+            add = adds[bucket_of(low, work.buckets)]
+            add.relations[kind, low, high].append((source, end, dict(evidence)))
             add.ends[source], add.ends[end] = ends[source], ends[end]
     for key_bucket in range(work.buckets):
         _dump(work.adds(key_bucket, part), adds[key_bucket])
@@ -306,11 +308,11 @@ def edge_dict(data: EdgeAttrs) -> dict[str, Any]:
 
 
 def entity_bucket(key_bucket: int, parts: int, work: Work) -> RefusalTable:
-    """Step 6 on one bucket of keys: its entity nodes with their mentions, aliases and papers, and the
-    relations leaving them joined across partitions (in paper order: partitions hold papers of any ids, so
-    evidence is merged by paper id), those whose ends their type does not take refused."""
+    """Step 6 on one bucket of keys: its entity nodes with their mentions, aliases and papers, and the typed
+    edges of the pairs of nodes whose lower key is in it, each from its mentions in every partition
+    (decisions.relation_edge, with the shipped calibration and the graph's floor, as the builder's default)."""
     nodes: dict[str, EntityNode] = _load(work.entities(key_bucket))
-    parts_relations: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    parts_relations: dict[tuple[str, str, str], list[tuple[str, str, dict[str, Any]]]] = defaultdict(list)
     ends: dict[str, tuple[str, str]] = {}
     for part in range(parts):
         add: Adds = _load(work.adds(key_bucket, part))
@@ -319,40 +321,22 @@ def entity_bucket(key_bucket: int, parts: int, work: Work) -> RefusalTable:
             add_aliases(nodes[key], add.aliases[key])
         for key, count in add.papers.items():
             nodes[key]["papers"] += count
-        for edge, data in add.relations.items():
-            parts_relations[edge].append(data)
+        for pair, items in add.relations.items():
+            parts_relations[pair] += items
         ends.update(add.ends)
     refusals = RefusalTable()
     refused = lru_cache(maxsize=None)(end_refusal)
     edges = []
-    for (source, target, kind), datas in sorted(parts_relations.items()):
-        data = _joined(datas)
-        reason = edge_refusal(enum_member(RelType, kind), ends[source], ends[target], refused)
-        if reason:
-            refusals.add_relation(kind, ends[source][0], ends[target][0], reason,
-                                  {item["paper"] for item in data["evidence"]}, data["count"])
-        else:
-            edges.append((source, target, kind, data))
-    _dump(work.final(f"k{key_bucket:04d}"), (sorted(nodes.items()), edges))
+    calibration = shipped_calibration()
+    for (kind, _, _), items in sorted(parts_relations.items()):
+        made, refused_here = relation_edge(enum_member(RelType, kind), items, ends, calibration, RELATION_FLOOR,
+                                           refused)
+        for no in refused_here:
+            refusals.add_relation(no.kind, no.head, no.tail, no.reason, no.papers, no.mentions)
+        if made is not None:
+            edges.append((made[0], made[1], kind, edge_dict(made[2])))
+    _dump(work.final(f"k{key_bucket:04d}"), (sorted(nodes.items()), sorted(edges, key=lambda edge: edge[:3])))
     return refusals
-
-
-def _joined(datas: list[dict[str, Any]]) -> dict[str, Any]:
-    """One relation from its partitions' parts, as the builder joins them paper after paper."""
-    datas.sort(key=lambda data: data["evidence"][0]["paper"])
-    first = datas[0]
-    items = sorted((item for data in datas for item in data["evidence"]), key=lambda item: item["paper"])
-    for data in datas[1:]:
-        first["count"] += data["count"]
-        first["confidence"] = max(first["confidence"], data["confidence"])
-        first["papers"] += data["papers"]
-    first["evidence"] = []
-    for item in items:
-        if len(first["evidence"]) >= 10:
-            break
-        if item not in first["evidence"]:
-            first["evidence"].append(item)
-    return first
 
 
 def final_names(work: Work, parts: int) -> list[Path]:

@@ -5,29 +5,34 @@ relations may be edges. Papers are taken in as they come; entity nodes are made 
 (`finalize`), so that what a bare short form stands for, which names are one entity, its type and its
 name are decided by the whole corpus (graph/resolve.py), the same whatever order the papers came in.
 Each decision is a function of decisions.py over per-name tables, the same functions the assembly on
-Dask (assembly.py) calls on a partition's or a bucket's tables. The corpus-level refusals (a synonym the
-corpus reads as two things, an edge whose ends its type does not take) go into the same refusal table
-as admission's.
+Dask (assembly.py) calls on a partition's or a bucket's tables; a typed edge is decided from all the
+mentions stating it across papers (decisions.relation_edge: its direction, support and calibrated
+confidence) and kept from the graph's floor. The corpus-level refusals (a synonym the corpus reads as
+two things, an edge whose ends its type does not take, an edge below the floor) go into the same
+refusal table as admission's.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 import networkx as nx
 
+from paperkg.admit.edge_confidence import Calibration, shipped_calibration
 from paperkg.admit.records import Admitted
 from paperkg.admit.refusals import RefusalTable
-from paperkg.admit.relation_ends import edge_refusal, end_refusal
+from paperkg.admit.relation_ends import end_refusal
 from paperkg.core.canonical import group_form
 from paperkg.core import graph_model as model
-from paperkg.core.graph_model import EdgeAttrs, paper_key
-from paperkg.core.schema import PAPER_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, RelType, enum_member
+from paperkg.core.graph_model import paper_key
+from paperkg.core.schema import PAPER_REL_TYPES, RELATION_FLOOR, SCHEMA_KEY, SCHEMA_VERSION, RelType, enum_member
 
 from .decisions import (MAX_EVIDENCE, NameVotes, NodeChoice, Note, PaperUses, Target, add_aliases, decide_node,
-                        define_short_forms, entity_node, intake, merge_edges, paper_edges, paper_node,
-                        paper_relations, paper_targets, resolve_short)
+                        define_short_forms, entity_node, intake, paper_edges, paper_node, paper_targets,
+                        relation_edge, resolve_short)
 from .evidence import EvidenceFactory
 from .metrics import add_metrics
 from .resolve import ShortForms, UnionFind
@@ -36,10 +41,15 @@ __all__ = ["MAX_EVIDENCE", "GraphBuilder", "corpus_groups"]
 
 
 class GraphBuilder:
-    """Adds papers once each (by id); `finalize` decides the entity nodes from all of them and computes metrics."""
+    """Adds papers once each (by id); `finalize` decides the entity nodes and typed edges from all of them and
+    computes metrics. `calibration` and `floor`: how mentions add up to an edge's confidence, and the least
+    confidence an edge is kept at (the shipped calibration and RELATION_FLOOR unless given)."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None, calibration: Calibration | None = None,
+                 floor: float = RELATION_FLOOR) -> None:
         self.graph = graph if graph is not None else nx.MultiDiGraph()
+        self.calibration = calibration or shipped_calibration()
+        self.floor = floor
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
         self.papers: dict[str, PaperUses] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
@@ -87,7 +97,7 @@ class GraphBuilder:
                 if use is not None and target is not None:
                     tables[groups.find(target)].add(use, target, pkey)
         nodes = self._decide_nodes(tables, existing)
-        relations: dict[tuple[str, str, str], EdgeAttrs] = {}
+        relations: dict[tuple[RelType, str, str], list[tuple[str, str, Mapping[str, Any]]]] = defaultdict(list)
         for pkey in order:
             entry = self.papers[pkey]
             keys = [nodes.get(groups.find(t)) if t else None for t in targets[pkey]]
@@ -97,11 +107,9 @@ class GraphBuilder:
                 sense = resolve_short(item.short, entry, shorts, context)
                 undefined.append(nodes.get(groups.find(sense[0])) if sense else None)
             self._add_paper_edges(entry, keys, undefined, relations)
-        for (source, target, kind), edge in relations.items():
-            self.graph.add_edge(source, target, key=kind, **edge)
         self.papers.clear()
         self.merges.clear()
-        self._drop_misfit_relations()
+        self._add_relation_edges(relations)
         papers = Counter(target for paper, _ in model.papers(self.graph)
                          for target in self.graph.succ[paper])  # an entity's papers: the papers with an edge to it
         for key, data in model.entities(self.graph):
@@ -151,9 +159,9 @@ class GraphBuilder:
         return {root: Target(key, "acronym" in self.graph.nodes[key]) for root, key in nodes.items()}
 
     def _add_paper_edges(self, entry: PaperUses, keys: list[Target | None], undefined: list[Target | None],
-                         relations: dict[tuple[str, str, str], EdgeAttrs]) -> None:
-        """A paper's edges (decisions.paper_edges) into the graph; its relations into `relations`, joined
-        with the earlier papers' (papers come in id order)."""
+                         relations: dict[tuple[RelType, str, str], list[tuple[str, str, Mapping[str, Any]]]]) -> None:
+        """A paper's edges (decisions.paper_edges) into the graph; its relations' mentions into `relations`, by
+        type and pair of nodes (either way)."""
         found = paper_edges(entry, keys, undefined)
         for key, count in found.mentions.items():
             node = model.entity_attrs(self.graph, key)
@@ -163,26 +171,32 @@ class GraphBuilder:
             self.graph.add_edge(entry.key, key, key=kind, **data)
         for kind, head, tail, paper in found.one_node:
             self.refusals.add_relation(kind, head, tail, "one-node", (paper,))
-        for edge, data in paper_relations(found.relations).items():
-            relations[edge] = merge_edges(relations[edge], data) if edge in relations else data
+        for source, target, kind, evidence in found.relations:
+            relations[relation_key(kind, source, target)].append((source, target, evidence))
 
-    def _drop_misfit_relations(self) -> None:
-        """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
-        thing to relate (a quality, a language in a Dataset slot: relation_ends.py), noting each as refused;
-        entity types are final now."""
-        nodes = dict(model.nodes(self.graph))
+    def _add_relation_edges(self, relations: dict[tuple[RelType, str, str], list[tuple[str, str, Mapping[str, Any]]]],
+                            ) -> None:
+        """Each typed edge from all its mentions (decisions.relation_edge), entity types being final now; an
+        earlier graph's typed edges (the API's `build_graph(records, graph)`) count by the evidence they kept."""
+        for source, target, kind, data in list(model.edges(self.graph)):
+            if (rel := enum_member(RelType, kind)) not in PAPER_REL_TYPES:
+                relations[relation_key(rel.value, source, target)] += [(source, target, item)
+                                                                       for item in data["evidence"]]
+                self.graph.remove_edge(source, target, kind)
+        ends = {key: (data["name"], data["label"]) for key, data in model.entities(self.graph)}
         refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
-        misfits = []
-        for u, v, k, data in model.edges(self.graph):
-            if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES:
-                continue
-            reason = edge_refusal(kind, (nodes[u]["name"], nodes[u]["label"]), (nodes[v]["name"], nodes[v]["label"]),
-                                  refused)
-            if reason:
-                misfits.append((u, v, k))
-                self.refusals.add_relation(k, nodes[u]["name"], nodes[v]["name"], reason,
-                                           {item["paper"] for item in data["evidence"]}, data["count"])
-        self.graph.remove_edges_from(misfits)
+        for key in sorted(relations, key=lambda key: (key[0].value, key[1], key[2])):
+            edge, refusals = relation_edge(key[0], relations[key], ends, self.calibration, self.floor, refused)
+            for no in refusals:
+                self.refusals.add_relation(no.kind, no.head, no.tail, no.reason, no.papers, no.mentions)
+            if edge is not None:
+                self.graph.add_edge(edge[0], edge[1], key=key[0].value, **edge[2])
+
+
+def relation_key(kind: str, source: str, target: str) -> tuple[RelType, str, str]:
+    """The key of a typed edge's mentions whichever way they read: the type and the two nodes in key order."""
+    low, high = sorted((source, target))
+    return enum_member(RelType, kind), low, high
 
 
 def corpus_groups(shorts: ShortForms, merges: Iterable[tuple[str, str, str, str]],

@@ -3,16 +3,20 @@
 The one-process builder (builder.py) and the assembly on Dask (assembly.py) take a paper in the same way
 (`intake`), send each of its names to the same group form (`paper_targets`), gather the same per-name
 tables (`NameVotes`, one per group of forms), decide the same node from them (`decide_node`), and turn a
-paper into the same edges (`paper_edges`), aggregated the same way (`add_evidence`, `merge_edges`). The
+paper into the same edges (`paper_edges`), and decide each typed edge from all its mentions the same way
+(`relation_edge`). The
 builder holds every table in one process; the assembly holds a partition's or a bucket's at a time.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
+from paperkg.admit.edge_confidence import Calibration, RelationMention, edge_fact
 from paperkg.admit.records import Admitted, AdmittedName
+from paperkg.admit.relation_ends import edge_refusal, end_refusal
 from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
 from paperkg.core.schema import ROLE_STRENGTH, SYMMETRIC_REL_TYPES, NodeLabel, PaperRecord, RelType
@@ -331,29 +335,58 @@ def add_evidence(data: EdgeAttrs | None, kind: str, evidence: CompactEvidence) -
     return data
 
 
-def paper_relations(items: list[tuple[str, str, str, CompactEvidence]]) -> dict[tuple[str, str, str], EdgeAttrs]:
-    """A paper's relation items as edges (source, target, type) -> attributes, each stated by one paper."""
-    edges: dict[tuple[str, str, str], EdgeAttrs] = {}
-    for source, target, kind, evidence in items:
-        edges[source, target, kind] = add_evidence(edges.get((source, target, kind)), kind, evidence)
-    for data in edges.values():
-        data["papers"] = 1
-    return edges
+class RelationRefused(NamedTuple):
+    """A direction of a typed relation refused as an edge (its ends, or below the floor), for the refusal table."""
+
+    kind: str
+    head: str            # the ends' names
+    tail: str
+    reason: str
+    papers: frozenset[str]
+    mentions: int
 
 
-def merge_edges(first: EdgeAttrs, later: EdgeAttrs) -> EdgeAttrs:
-    """One edge from its parts stated by earlier and by later papers (papers in id order): counts and papers
-    added, the highest confidence, the first MAX_EVIDENCE distinct items."""
-    first["count"] += later["count"]
-    first["confidence"] = max(first["confidence"], later["confidence"])
-    for item in later["evidence"]:
-        if len(first["evidence"]) >= MAX_EVIDENCE:
-            break
-        if item not in first["evidence"]:
-            first["evidence"].append(item)
-    if "papers" in later:
-        first["papers"] = first.get("papers", 0) + later["papers"]
-    return first
+def relation_edge(kind: RelType, items: Iterable[tuple[str, str, Mapping[str, Any]]],
+                  ends: Mapping[str, tuple[str, str]], calibration: Calibration, floor: float,
+                  refused: Callable[[str, str], str | None] = end_refusal,
+                  ) -> tuple[tuple[str, str, EdgeAttrs] | None, list[RelationRefused]]:
+    """The typed edge of one type between two nodes from every mention stating it, in any paper: `items`
+    (source key, target key, evidence) either way, in any order; `ends` each node's (name, final label). A
+    direction the type does not allow between the labels, or with an end that is no thing to relate
+    (admit/relation_ends.py), is refused; the rest make the edge (admit/edge_confidence.py: direction,
+    support, calibrated confidence), kept from `floor` on, with each paper's best sentence first."""
+    ordered = sorted(items, key=lambda item: (item[2]["paper"], item[2]["start"], item[2]["end"],
+                                              item[2]["sentence_start"], item[0], item[1], item[2]["confidence"]))
+    refusals, allowed = [], []
+    for direction in sorted({(source, target) for source, target, _ in ordered}):
+        stating = [item for item in ordered if item[:2] == direction]
+        head, tail = ends[direction[0]], ends[direction[1]]
+        reason = edge_refusal(kind, head, tail, refused)
+        if reason:
+            refusals.append(RelationRefused(kind.value, head[0], tail[0], reason,
+                                            frozenset(item[2]["paper"] for item in stating), len(stating)))
+        else:
+            allowed += stating
+    if not allowed:
+        return None, refusals
+    symmetric = kind in SYMMETRIC_REL_TYPES
+    fact = edge_fact(kind.value, [RelationMention(source, target, ev["paper"], float(ev["confidence"]))
+                                  for source, target, ev in allowed], symmetric, calibration)
+    stating = [item for item in allowed if symmetric or item[:2] == (fact.source, fact.target)]
+    if fact.confidence < floor:
+        refusals.append(RelationRefused(kind.value, ends[fact.source][0], ends[fact.target][0], "below-floor",
+                                        frozenset(item[2]["paper"] for item in stating), len(stating)))
+        return None, refusals
+    ranked = sorted(stating, key=lambda item: -float(item[2]["confidence"]))  # stable: paper order within a tie
+    firsts: dict[str, Mapping[str, Any]] = {}
+    for _, _, item in ranked:
+        firsts.setdefault(item["paper"], item)
+    evidence: list[Evidence] = []
+    for item in [*firsts.values(), *(item for _, _, item in ranked)]:
+        if len(evidence) < MAX_EVIDENCE and item not in evidence:
+            evidence.append(cast(Evidence, item))
+    return (fact.source, fact.target, EdgeAttrs(type=kind.value, count=fact.mentions, confidence=fact.confidence,
+                                                evidence=evidence, papers=fact.papers, against=fact.against)), refusals
 
 
 def add_aliases(node: EntityNode, aliases: set[str]) -> None:

@@ -2,13 +2,14 @@
 
 GraphML, GEXF and CSV follow the conventions of the tools that open them (graph/interchange.py):
 a node's `label` is its name, its type is `node_type`, an edge's relation type is its kind and its
-`interaction`. They hold only scalars, so list and dict attributes (aliases, authors, evidence)
-are written as JSON strings (in CSV, lists of names joined by '|'), named in GraphML's graph
-attribute `paperkg_json_attributes`; `read_graphml` decodes them and gives back the graph that
-was written. A character XML 1.0
-cannot hold (a control character, a lone surrogate) is written as U+FFFD, so the file is always
-well-formed XML. CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @,
-tab or carriage return) are prefixed with a single quote, as OWASP recommends against CSV injection.
+`interaction`, and its `weight` is what a layout pulls by (`edge_weight`: a typed relation's papers
+times its confidence, 0 below the threshold the user sets). They hold only scalars, so list and dict
+attributes (aliases, authors, evidence) are written as JSON strings (in CSV, lists of names joined by
+'|'), named in GraphML's graph attribute `paperkg_json_attributes`; `read_graphml` decodes them and
+gives back the graph that was written (its weights aside). A character XML 1.0 cannot hold (a
+control character, a lone surrogate) is written as U+FFFD, so the file is always well-formed XML.
+CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage
+return) are prefixed with a single quote, as OWASP recommends against CSV injection.
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from paperkg.core.atomic import atomic_write, atomic_write_texts
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
 from paperkg.core.output_folder import checked_output
-from paperkg.core.schema import SCHEMA_KEY, NodeLabel, check_graph_schema
+from paperkg.core.schema import (DEFAULT_MIN_CONFIDENCE, PAPER_REL_TYPES, SCHEMA_KEY, NodeLabel, RelType,
+                                 check_graph_schema, enum_member)
 
 from . import stream_writers
 from .evidence import json_default
@@ -117,18 +119,30 @@ def _check_shape(graph: nx.MultiDiGraph) -> None:
             raise ValueError(f"the edge {str(source)[:80]!r} -> {str(target)[:80]!r} has no type")
 
 
-def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
-    """The knowledge graph as exchange formats hold it (see rows_table)."""
+def edge_weight(kind: str, data: model.EdgeAttrs, min_confidence: float) -> float:
+    """An edge's layout weight: for a paper's role towards an entity, the mentions behind it; for a typed
+    relation, its papers times its confidence when it is at least `min_confidence` sure, else 0 (kept in
+    the file with its confidence, but pulling nothing)."""
+    if enum_member(RelType, kind) in PAPER_REL_TYPES:
+        return float(data["count"])
+    confidence = float(data["confidence"])
+    return round(data.get("papers", 1) * confidence, 4) if confidence >= min_confidence else 0.0
+
+
+def graph_table(graph: nx.MultiDiGraph, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> GraphTable:
+    """The knowledge graph as exchange formats hold it (see rows_table), layout weights at `min_confidence`."""
     return rows_table(lambda: ((key, model.node_attrs(graph, key)) for key in sorted(graph.nodes)),
-                      lambda: sorted_edges(graph), dict(graph.graph))
+                      lambda: sorted_edges(graph), dict(graph.graph), min_confidence)
 
 
 def rows_table(nodes: Callable[[], Iterable[tuple[str, Any]]],
-               edges: Callable[[], Iterable[tuple[str, str, str, Any]]], attributes: dict[str, Any]) -> GraphTable:
+               edges: Callable[[], Iterable[tuple[str, str, str, Any]]], attributes: dict[str, Any],
+               min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> GraphTable:
     """The knowledge graph, given as sorted node rows (key, attributes) and edge rows (source, target, type,
     attributes), as exchange formats hold it: each node labelled by its name (a paper by its title) with its
     type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE (its relation type, also in
-    `interaction`) with the id 'source|TYPE|target'; XML-safe."""
+    `interaction`) with the id 'source|TYPE|target' and its `weight` at `min_confidence` (edge_weight);
+    XML-safe."""
     def node_rows() -> Iterator[NodeRow]:
         for key, attrs in nodes():
             data = {name: value for name, value in attrs.items() if name != "label"}
@@ -141,7 +155,8 @@ def rows_table(nodes: Callable[[], Iterable[tuple[str, Any]]],
             kind = str(data.get("type", key))
             columns = {name: value for name, value in data.items() if name != "type"}
             yield EdgeRow(_xml_safe(f"{source}|{kind}|{target}"), _xml_safe(source), _xml_safe(target),
-                          _xml_safe(kind), _safe({**columns, INTERACTION: kind}))
+                          _xml_safe(kind), _safe({**columns, INTERACTION: kind,
+                                                  WEIGHT: edge_weight(kind, data, min_confidence)}))
 
     return GraphTable(directed=True, nodes=node_rows, edges=edge_rows,
                       attributes=_safe(dict(sorted(attributes.items()))))
@@ -182,6 +197,7 @@ def read_graphml(path: Path) -> nx.MultiDiGraph:
     for u, v, data in flat.edges(data=True):
         data = _decode(data, encoded)
         kind = data.pop(INTERACTION)
+        data.pop(WEIGHT, None)  # the layout weight the file was written with, not an attribute of the graph
         graph.add_edge(u, v, key=kind, type=kind, **data)
     return ordered(graph)
 

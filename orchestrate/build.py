@@ -360,7 +360,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
 
     def graphml() -> tuple[float, dict[str, FileEntry]]:
         began = time.perf_counter()
-        exports.write_graphml(graph, folder / GRAPHML)
+        exports.write_graphml(exports.graph_table(graph, options.view.min_confidence), folder / GRAPHML)
         return time.perf_counter() - began, _flushed(folder, [GRAPHML])
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
 from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder
 from paperkg.core.output_guard import check_output
+
+if TYPE_CHECKING:
+    from paperkg.graph.interchange import GraphTable
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -63,22 +68,32 @@ def _chosen_target(graph_file: Path, format: str | None, output: Path | None, en
     return inferred, output
 
 
-def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) -> list[Path]:
-    """Read the graph, write it (or its entity map) in `format` at `target`; returns the files written."""
+def write_export(graph_file: Path, format: str, target: Path, entity_map: bool,
+                 min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> list[Path]:
+    """Read the graph, write it (or its entity map) in `format` at `target`, with layout weights (the map's
+    relations) at `min_confidence`; returns the files written."""
     from paperkg.graph import exports
 
     graph = exports.read_graph(graph_file)
+    table: GraphTable | None = None
     if entity_map:
         from paperkg.orchestrate.artifact import views_layer
         from paperkg.viz.map_export import entity_map_table
 
-        graph = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)))
+        table = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)),
+                                 min_confidence=min_confidence)
+    elif format != "json":  # node-link JSON is the graph itself, every attribute as it is
+        table = exports.graph_table(graph, min_confidence)
     if format in FOLDER_FORMATS:
         check_output_folder(target)
-        return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
+        assert table is not None
+        return (exports.write_csv if format == "csv" else exports.write_vosviewer)(table, target)
     check_output_folder(target.parent)
     check_output(target, f"a {format} export", may_match=True)
-    {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
+    if table is None:
+        exports.write_json(graph, target)
+    else:
+        (exports.write_graphml if format == "graphml" else exports.write_gexf)(table, target)
     return [target]
 
 

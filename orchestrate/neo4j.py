@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -142,14 +143,17 @@ def print_query_list() -> None:
 
 
 def query(name: str, params: list[str], connect: Callable[[], Neo4jTarget], err: Console,
-          as_json: bool = False) -> list[dict[str, Any]]:
+          as_json: bool = False, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> list[dict[str, Any]]:
     """Run one named query and print its rows as a table or JSON (the query and its parameters are
-    checked before `connect` gives the server)."""
-    from paperkg.cypher.library import load_query
-    from paperkg.cypher.runner import run_named_query
+    checked before `connect` gives the server); a query reading typed relations reads them at
+    `min_confidence` (unless --param sets it) and says which of its relation types the graph lacks there."""
+    from paperkg.cypher.library import THRESHOLD_PARAM, load_query
+    from paperkg.cypher.runner import lacking, relation_counts, run_named_query
 
     named = load_query(name)
     given = _parse_params(params)
+    threshold = {THRESHOLD_PARAM: str(min_confidence)} if any(p.name == THRESHOLD_PARAM for p in named.params) else {}
+    given = {**threshold, **given}
     missing = [param for param in named.params if param.required and param.name not in given]
     if missing:
         asked = " ".join(f"--param {param.name}=..." for param in missing)
@@ -164,6 +168,10 @@ def query(name: str, params: list[str], connect: Callable[[], Neo4jTarget], err:
                   + " (set one with --param name=value)", highlight=False)
     target = connect()
     rows = run_named_query(named, target, values)
+    if named.relation_types:
+        at = float(values.get(THRESHOLD_PARAM, 0.0))
+        for sentence in lacking(named.name, relation_counts(target, named.relation_types, at), at):
+            err.print(sentence, highlight=False)
     if as_json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
     elif not rows:

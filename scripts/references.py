@@ -200,8 +200,11 @@ def graph_model() -> str:
               "A paper keeps one relationship to an entity, of its strongest role (strongest first):", ""]
     parts += [f"- `(:Paper)-[:{kind.value}]->(entity)`" for kind in reversed(schema.ROLE_STRENGTH)]
     parts += ["", "## Relationships between entities", "",
-              f"An entity-entity relation becomes an edge at confidence {schema.GRAPH_MIN_RELATION_CONFIDENCE} or more "
-              "(`GRAPH_MIN_RELATION_CONFIDENCE`) and only between the labels its type allows. Symmetric types: "
+              "An entity-entity edge is decided from all the mentions that state it across papers (its direction, "
+              "support and calibrated confidence: docs/explain/edges.md) and kept only between the labels its type "
+              f"allows, from confidence {schema.RELATION_FLOOR} (`RELATION_FLOOR`); the views, layout weights and "
+              f"queries read those at {schema.DEFAULT_MIN_CONFIDENCE} and up (`DEFAULT_MIN_CONFIDENCE`, the "
+              "`min_confidence` setting, `--min-confidence`). Symmetric types: "
               + ", ".join(f"`{kind.value}`" for kind in sorted(schema.SYMMETRIC_REL_TYPES, key=lambda k: k.value))
               + " (one edge, ends in key order). `SYNONYM_OF` is no edge: it merges the two names into one node.",
               "", "| type | ends (head → tail) | SciER label | SciERC label |", "|---|---|---|---|"]
@@ -310,7 +313,8 @@ def _constant_names() -> list[tuple[ModuleType, str]]:
     modules = {name: import_module(f"paperkg.{name}") for name in (
         "core.schema", "extract.limits", "ingest.fields", "graph.resolve", "graph.trends", "graph.bursts",
         "viz.options", "viz.map_page", "viz.clusters", "orchestrate.parallel")}
-    return [(modules["core.schema"], "GRAPH_MIN_RELATION_CONFIDENCE"), (modules["extract.limits"], "BATCH_SIZE"),
+    return [(modules["core.schema"], "RELATION_FLOOR"), (modules["core.schema"], "DEFAULT_MIN_CONFIDENCE"),
+            (modules["core.schema"], "MENTION_FLOOR"), (modules["extract.limits"], "BATCH_SIZE"),
             (modules["extract.limits"], "MAX_TEXT_CHARS"), (modules["ingest.fields"], "MAX_ABSTRACT_CHARS"),
             (modules["graph.resolve"], "DOMINANT_SHARE"), (modules["graph.resolve"], "SENSE_PAPERS"),
             (modules["graph.resolve"], "VARIANT_SHARE"), (modules["graph.resolve"], "SOURCE_WEIGHT"),

@@ -16,7 +16,8 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
-from paperkg.cli_output import err, print_warnings
+from paperkg.cli_output import MinConfidenceOption, err, print_warnings
+from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.processes import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
@@ -170,6 +171,7 @@ def build(
         "--memory-limit", help="With --dask local: each worker's memory limit ('3GB').", show_default=False)] = None,
     graph_files: Annotated[bool, typer.Option(
         "--graph-files", help="With --dask: also stream graph.json and graph.graphml from the Parquet parts.")] = False,
+    min_confidence: MinConfidenceOption = None,
 ) -> None:
     """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
     papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
@@ -189,7 +191,8 @@ def build(
                                        jobs=jobs, strict=strict, follow_links=follow_links)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
-                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
+                           view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value,
+                                            min_confidence=cli_min_confidence(min_confidence)))
     summary = run_build(options, err)
     print_warnings(summary.warnings, warnings_file)
     print_build(summary, inputs, output, Console(), err)
@@ -260,13 +263,16 @@ def export(
     entity_map: Annotated[bool, typer.Option(
         "--map", help="Export the entity map graph.html draws (entities, links with paper counts and typed "
                       "relations, communities, positions) instead of the knowledge graph.")] = False,
+    min_confidence: MinConfidenceOption = None,
 ) -> None:
     """Convert a saved graph to GraphML, GEXF, node-link JSON or CSV (nodes.csv + edges.csv), named
-    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type)."""
+    as Gephi, Cytoscape and igraph expect (label = name, node_type, edge kind = relation type, weight: what a
+    layout pulls by, 0 for a typed relation below --min-confidence)."""
     from paperkg.orchestrate.export import export_target, write_export
 
+    threshold = cli_min_confidence(min_confidence)
     chosen, target = export_target(graph_file, format and format.value, output, entity_map)
-    for path in write_export(graph_file, chosen, target, entity_map):
+    for path in write_export(graph_file, chosen, target, entity_map, threshold):
         err.print(f"wrote {escape(str(path))}")
 
 

@@ -10,7 +10,7 @@ import typer
 from paperkg.extract.evaluate.commands import (AcronymFormat, AcronymSystem, EntityFormat, Mentions, RelationFormat,
                                                Scores, SciercPipeline, TdmsciSplit, acronym_scores, entity_scores,
                                                relation_scores, scierc_scores)
-from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.core.schema import MENTION_FLOOR
 from paperkg.settings import command_settings
 
 FileArgument = Annotated[Path, typer.Argument(help="The benchmark file.", show_default=False)]
@@ -85,7 +85,7 @@ def eval_relations(file: FileArgument,
                        "--gold-entities",
                        help="Relations between the gold mentions instead of the pipeline's own.")] = False,
                    min_confidence: Annotated[float, typer.Option(help=f"Score only relations at least this sure "
-                                     f"(0 to 1); the graph keeps {GRAPH_MIN_RELATION_CONFIDENCE} and up.")] = 0.0,
+                                     f"(0 to 1); a mention counts towards a graph edge from {MENTION_FLOOR}.")] = 0.0,
                    as_json: JsonOption = False) -> None:
     """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside
     them, words/s."""

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from paperkg.cli_output import SavedGraphArgument, err
+from paperkg.cli_output import MinConfidenceOption, SavedGraphArgument, err
+from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import PaperkgError
 from paperkg.settings import Settings, load_settings
 
@@ -92,8 +93,10 @@ def register(app: typer.Typer) -> None:
         user: UserOption = None,
         password: PasswordOption = None,
         database: DatabaseOption = None,
+        min_confidence: MinConfidenceOption = None,
     ) -> None:
-        """Run a named query of the Cypher library (cypher/queries) and print a table or JSON."""
+        """Run a named query of the Cypher library (cypher/queries) and print a table or JSON; a query of typed
+        relations reads them at --min-confidence and says which of its relation types the graph lacks there."""
         from paperkg.orchestrate.neo4j import print_query_list, print_query_text, query
 
         if list_all or name is None:
@@ -101,4 +104,5 @@ def register(app: typer.Typer) -> None:
         elif show:
             print_query_text(name)
         else:
-            query(name, param, lambda: make_target(_settings(uri, user, password, database)), err, as_json)
+            query(name, param, lambda: make_target(_settings(uri, user, password, database)), err, as_json,
+                  cli_min_confidence(min_confidence))

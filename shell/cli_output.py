@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -18,6 +18,20 @@ SavedGraphArgument = Annotated[Path, typer.Argument(
     help="graph.json (or graph.graphml, or the output folder) from paperkg build.")]
 TypesOption = Annotated[list[str], typer.Option(
     "--type", help="Only these entity types (repeatable): Method, Task, Dataset, Metric.")]
+MinConfidenceOption = Annotated[Optional[float], typer.Option(
+    "--min-confidence", show_default=False,
+    help="Typed relations (USED_FOR, IS_A, ...) at least this sure, 0 to 1 (default: the min_confidence setting, "
+         "else 0.8); the graph keeps every one from 0.25 with its confidence.")]
+
+
+def min_confidence(given: float | None) -> float:
+    """The threshold for typed relations: the flag's, else the settings' (config file, PAPERKG_MIN_CONFIDENCE)."""
+    from paperkg.settings import load_settings
+    from paperkg.viz.options import check_min_confidence
+
+    value = load_settings().min_confidence if given is None else given
+    check_min_confidence(value)
+    return value
 
 
 def print_warnings(warnings: WarningLog, listed_in: Path | None = None) -> None:

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from paperkg.cli_output import SavedGraphArgument, err
+from paperkg.cli_output import MinConfidenceOption, SavedGraphArgument, err
+from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import ExitCode
 from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_TYPES, ENTITY_TYPES, FOCUS_MAX_NODES, FOLD_ABOVE,
                                  HUB_DEGREE, ColourBy, SizeBy, ViewOptions)
@@ -48,13 +49,14 @@ def register(app: typer.Typer) -> None:
         colour_by: Annotated[ColourBy, typer.Option(
             case_sensitive=False, help="Colour at opening: type, community or year.")] = ColourBy.COMMUNITY,
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
+        min_confidence: MinConfidenceOption = None,
     ) -> None:
         """Re-render graph.html and papers.html from a saved graph, or draw a focus view around one entity."""
         from paperkg.orchestrate.view import nothing_drawn, view_graph
 
         options = ViewOptions(size_by=size_by.value, colour_by=colour_by.value, types=tuple(types),
                               min_papers=min_papers, max_nodes=max_nodes, title=title, depth=depth,
-                              hub_degree=hub_degree)
+                              hub_degree=hub_degree, min_confidence=cli_min_confidence(min_confidence))
         written, drawn = view_graph(graph_file, output, focus, options)
         err.print("wrote " + ", ".join(str(path) for path in written))
         if not drawn:

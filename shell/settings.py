@@ -1,11 +1,11 @@
 """Settings: the model, data paths and Neo4j connection, from a config file, then the environment,
 then command-line flags (each later source overrides the earlier ones, as in pip and git).
 
-Environment: PAPERKG_PIPELINE, PAPERKG_BENCHMARKS, PAPERKG_CORPUS, NEO4J_URI, NEO4J_USERNAME,
-NEO4J_PASSWORD, NEO4J_DATABASE. Config file (TOML): the file named by PAPERKG_CONFIG, else
+Environment: PAPERKG_PIPELINE, PAPERKG_BENCHMARKS, PAPERKG_CORPUS, PAPERKG_MIN_CONFIDENCE, NEO4J_URI,
+NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE. Config file (TOML): the file named by PAPERKG_CONFIG, else
 ./paperkg.toml, else ~/.config/paperkg/config.toml, with top-level `pipeline`, `benchmarks`,
-`corpus` and a `[neo4j]` table (`uri`, `user`, `password`, `database`). Relative paths in the
-file are read relative to the file.
+`corpus`, `min_confidence` (a number) and a `[neo4j]` table (`uri`, `user`, `password`, `database`).
+Relative paths in the file are read relative to the file.
 
 A ./paperkg.toml is found, not named: it comes with whatever folder the user is in (a cloned
 repository), so every setting it gives is named on stderr in one line (a password as set, never its value),
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.core.errors import PaperkgError
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,7 +30,8 @@ else:  # pragma: no cover - Python 3.10
 CONFIG_FILE_NAME = "paperkg.toml"
 USER_CONFIG = Path(".config") / "paperkg" / "config.toml"  # under $HOME
 _ENVIRONMENT = {"pipeline": "PAPERKG_PIPELINE", "benchmarks": "PAPERKG_BENCHMARKS", "corpus": "PAPERKG_CORPUS",
-                "neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME", "neo4j_password": "NEO4J_PASSWORD",
+                "min_confidence": "PAPERKG_MIN_CONFIDENCE", "neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME",
+                "neo4j_password": "NEO4J_PASSWORD",
                 "neo4j_database": "NEO4J_DATABASE"}
 _PATHS = ("pipeline", "benchmarks", "corpus")
 _NEO4J_KEYS = ("uri", "user", "password", "database")  # the keys of the config file's [neo4j] table
@@ -43,6 +45,7 @@ class Settings:
     pipeline: Path | None = None       # a trained model or saved pipeline directory; None: the shipped one
     benchmarks: Path | None = None     # the public benchmarks (eval, train)
     corpus: Path | None = None         # the shared abstracts, abstracts.jsonl.gz (train: the termhood table)
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE  # typed relations the views, layout weights and queries use
     neo4j_uri: str = "bolt://localhost:7687"  # the server `push`, `query` and `build --neo4j` talk to
     neo4j_user: str = "neo4j"
     neo4j_password: str | None = field(default=None, repr=False)  # else asked for on a terminal; never printed
@@ -118,6 +121,8 @@ def load_settings(environ: dict[str, str] | None = None, cwd: Path | None = None
     for name in _PATHS:
         if name in values:
             values[name] = Path(values[name]).expanduser()
+    if "min_confidence" in values:
+        values["min_confidence"] = _confidence(values["min_confidence"], sources["min_confidence"], config_file)
     found = config_file is not None and not environ.get("PAPERKG_CONFIG") and config_file == cwd / CONFIG_FILE_NAME
     return Settings(**values, config_file=config_file, config_found=found, sources=sources)
 
@@ -158,10 +163,14 @@ def _read_config(path: Path) -> dict[str, Any]:
     neo4j = data.pop("neo4j", {})
     if not isinstance(neo4j, dict):
         raise PaperkgError(f"{path}: `neo4j` must be a table ([neo4j]), not {_kind(neo4j)}.")
-    unknown = sorted(set(data) - set(_PATHS)) or sorted(f"[neo4j] {key}" for key in set(neo4j) - set(_NEO4J_KEYS))
+    unknown = (sorted(set(data) - {*_PATHS, "min_confidence"})
+               or sorted(f"[neo4j] {key}" for key in set(neo4j) - set(_NEO4J_KEYS)))
     if unknown:
-        raise PaperkgError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(_PATHS)}, [neo4j] "
-                           f"{', '.join(_NEO4J_KEYS)}.")
+        raise PaperkgError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(_PATHS)}, min_confidence, "
+                           f"[neo4j] {', '.join(_NEO4J_KEYS)}.")
+    confidence = data.pop("min_confidence", None)
+    if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))):
+        raise PaperkgError(f"{path}: `min_confidence` must be a number between 0 and 1, not {_kind(confidence)}.")
     values = {**data, **{f"neo4j_{key}": value for key, value in neo4j.items()}}
     for name, value in values.items():
         if not isinstance(value, str) or not value.strip():
@@ -174,6 +183,8 @@ def _read_config(path: Path) -> dict[str, Any]:
                 values[name] = str((path.parent / Path(values[name]).expanduser()).resolve())
             except (OSError, RuntimeError, ValueError) as error:
                 raise PaperkgError(f"{path}: `{name}` is not a path paperkg can use ({error}).") from None
+    if confidence is not None:
+        values["min_confidence"] = confidence
     return values
 
 
@@ -183,3 +194,15 @@ def _kind(value: Any) -> str:
         return "a string" if value.strip() else "an empty string"
     return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a table"}.get(
         type(value), type(value).__name__)
+
+
+def _confidence(value: Any, source: str, config_file: Path | None) -> float:
+    """A `min_confidence` setting as a number between 0 and 1, or an error naming where it was given."""
+    where = _ENVIRONMENT["min_confidence"] if source == "environment" else f"`min_confidence` in {config_file}"
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number <= 1:
+        raise PaperkgError(f"{where} must be a number between 0 and 1, not {value!r}.")
+    return number

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 from cli_helpers import ROOT
 
 from paperkg.cli import app
-from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, RELATION_FLOOR
 from paperkg.admit import admission
 from paperkg.graph import bursts, builder, resolve, trends
 from paperkg.ingest.fields import MAX_ABSTRACT_CHARS
@@ -181,7 +181,8 @@ def _entity_setting(name: str) -> float:
 
 ONE_THING, EXTRACTION = "docs/explain/one-thing-one-node.md", "docs/explain/extraction.md"
 QUOTED = [  # (page, a pattern whose one group is the value quoted (a space: any white space), the value in the code)
-    ("docs/guides/views.md", r"operating point \(confidence ([\d.]+)\)", lambda: GRAPH_MIN_RELATION_CONFIDENCE),
+    ("docs/guides/views.md", r"at confidence ([\d.]+) and up by default", lambda: DEFAULT_MIN_CONFIDENCE),
+    ("docs/guides/views.md", r"down to the graph's floor, ([\d.]+)", lambda: RELATION_FLOOR),
     ("docs/guides/views.md", r"only entities in at least (\d+) papers", lambda: options.YEAR_MIN_PAPERS),
     ("docs/guides/views.md", r"Above ([\d,]+) entities the map keeps", lambda: options.FOLD_ABOVE),
     ("docs/guides/views.md", r"the ([\d,]+) in the most papers\. The legend", lambda: options.FOLD_ABOVE),
@@ -216,7 +217,8 @@ QUOTED = [  # (page, a pattern whose one group is the value quoted (a space: any
     (EXTRACTION, r"in at least (\d+) of the CC BY", lambda: _entity_setting("min_df")),
     (EXTRACTION, r"in under (\d+)% of them", lambda: 100 * _entity_setting("max_word_share")),
     (EXTRACTION, r"a phrase in (\d+) or more corpus abstracts", lambda: _entity_setting("established_df")),
-    (EXTRACTION, r"`GRAPH_MIN_RELATION_CONFIDENCE = ([\d.]+)`", lambda: GRAPH_MIN_RELATION_CONFIDENCE),
+    (EXTRACTION, r"`RELATION_FLOOR = ([\d.]+)`", lambda: RELATION_FLOOR),
+    (EXTRACTION, r"`DEFAULT_MIN_CONFIDENCE = ([\d.]+)`", lambda: DEFAULT_MIN_CONFIDENCE),
 ]
 WORDS = {"two": 2, "ten": 10}
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import networkx as nx
 
-from paperkg.core.schema import (ENTITY_REL_TYPES, GRAPH_MIN_RELATION_CONFIDENCE, PAPER_REL_TYPES, REL_ENDS,
+from paperkg.core.schema import (DEFAULT_MIN_CONFIDENCE, ENTITY_REL_TYPES, PAPER_REL_TYPES, REL_ENDS, RELATION_FLOOR,
                                  Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, Role,
                                  relation_allowed)
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
+from paperkg.admit.edge_confidence import Calibration
 from paperkg.admit.admission import admit, admit_all
 from paperkg.graph.builder import GraphBuilder
 
@@ -51,29 +52,31 @@ def _record(paper: str, text: str, entities: list[Mention], relations: list[Rela
 def test_a_relation_edge_counts_its_papers_and_symmetric_types_are_one_edge() -> None:
     text = "FooNet is compared with BarNet."
     foo, bar = _mention("FooNet", NodeLabel.METHOD, 0), _mention("BarNet", NodeLabel.METHOD, 24)
-    builder = GraphBuilder()
+    builder = GraphBuilder(calibration=Calibration())  # no curve: the confidence is the score
     builder.add(admit(_record("p1", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.85)])))
     builder.add(admit(_record("p2", text, [foo, bar], [Relation(RelType.COMPARED_WITH, 1, 0, 0, "model", 0.9),
                                                  Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", 0.8)])))
     graph = builder.finalize()
     [(u, v, data)] = [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == "COMPARED_WITH"]
     assert (u, v) == ("method:barnet", "method:foonet")
-    assert (data["papers"], data["count"], data["confidence"]) == (2, 3, 0.9)
+    # one witness a paper (its best mention, 0.9), the second paper weighted 0.5: 1 - 0.1 * 0.15 ** 0.5
+    assert (data["papers"], data["count"], data["against"], data["confidence"]) == (2, 3, 0, 0.9613)
 
 
-def test_the_graph_keeps_only_relations_at_its_operating_point_and_the_map_draws_the_same() -> None:
+def test_the_graph_keeps_relations_from_its_floor_and_the_map_draws_those_at_the_default_threshold() -> None:
     text = "FooNet is compared with BarNet and used for parsing."
     foo, bar = _mention("FooNet", NodeLabel.METHOD, 0), _mention("BarNet", NodeLabel.METHOD, 24)
     parsing = _mention("parsing", NodeLabel.TASK, 44)
-    below = GRAPH_MIN_RELATION_CONFIDENCE - 0.01
-    relations = [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", below),
-                 Relation(RelType.USED_FOR, 0, 2, 0, "model", GRAPH_MIN_RELATION_CONFIDENCE)]
-    builder = GraphBuilder()
+    relations = [Relation(RelType.COMPARED_WITH, 0, 1, 0, "model", RELATION_FLOOR - 0.01),
+                 Relation(RelType.USED_FOR, 0, 2, 0, "model", RELATION_FLOOR + 0.01)]
+    builder = GraphBuilder(calibration=Calibration())
     builder.add(admit(_record("p1", text, [foo, bar, parsing], relations)))
     graph = builder.finalize()
     typed = sorted(k for _, _, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == ["USED_FOR"]
-    assert MIN_RELATION_CONFIDENCE == GRAPH_MIN_RELATION_CONFIDENCE
+    [refused] = [entry for entry in builder.refusals.relations.values() if entry.type == "COMPARED_WITH"]
+    assert list(refused.reasons) == ["below-floor"]
+    assert MIN_RELATION_CONFIDENCE == DEFAULT_MIN_CONFIDENCE > RELATION_FLOOR
 
 
 def test_synonym_of_merges_two_names_into_one_node_with_the_evidence_of_the_merge() -> None:
@@ -114,6 +117,5 @@ def test_no_edge_of_the_example_build_breaks_its_type_s_end_labels(built) -> Non
     from relation_ends import misfits
 
     kinds, wrong = misfits(built / "graph.json")
-    # at the graph's operating point (confidence 0.75 on SciER dev and the hand-judged abstracts) the example may
-    # keep no typed edge; tests/test_relation_model.py checks every model relation as an edge
+    # every typed edge from the floor; tests/test_relation_model.py checks every model relation as an edge
     assert wrong == [] and set(kinds) <= {kind.value for kind in ENTITY_REL_TYPES}

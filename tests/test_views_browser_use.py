@@ -121,3 +121,21 @@ def test_a_focus_view_written_by_paperkg_view_opens_on_its_entity(context: Brows
     shown = set(page.evaluate("window.paperkgView.nodeView.getIds()"))
     assert SIRA_KEY in shown and FLERM_KEY not in shown  # one link out: SIRA's paper, not FLeRM's
     assert_clean(page, log)
+
+
+def test_the_legend_s_slider_moves_the_typed_relations_threshold(context: BrowserContext, tmp_path: Path) -> None:
+    render_views(dated_graph(), tmp_path, ViewOptions(min_confidence=0.5))
+    page, log = open_page(context, tmp_path / "graph.html")
+    link = f"{FLERM_KEY}|{GT_KEY}"
+    sure = page.evaluate(f"window.paperkgView.edges.get('{link}').confidence.USED_FOR")
+    assert page.input_value("#min-confidence") == "0.5" and sure >= 0.5
+    count = "document.querySelector('[data-relation-count=USED_FOR]').textContent"
+    colour = f"window.paperkgView.edges.get('{link}').color.color"
+    assert page.evaluate(count) != "0" and page.evaluate(colour) == relation_style("USED_FOR").colour
+    page.fill("#min-confidence", "1")  # above every relation: the link is drawn for its shared papers only
+    page.dispatch_event("#min-confidence", "input")
+    assert page.evaluate(count) == "0" and page.inner_text("#min-confidence-value") == "1.00"
+    assert page.evaluate(colour) == relation_style("SHARED_PAPERS").colour
+    page.click("#reset")
+    assert page.input_value("#min-confidence") == "0.5" and page.evaluate(colour) == relation_style("USED_FOR").colour
+    assert_clean(page, log)

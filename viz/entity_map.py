@@ -1,7 +1,8 @@
 """The entity map behind graph.html: entities linked by the papers they share and by typed relations.
 
 Two entities are linked when a paper mentions both or a typed relation (core.schema.ENTITY_REL_TYPES)
-ties them with enough confidence; a link's `papers` counts the distinct papers behind it. The
+ties them; a link's `papers` counts the distinct papers behind it, and its `confidence` the confidence of each
+typed relation (the map draws those at the view's threshold, the page's slider moves it: `shown_kinds`). The
 index is built once from the paperkg graph; maps over any subset of entities come from it.
 """
 from __future__ import annotations
@@ -17,7 +18,6 @@ import networkx as nx
 from paperkg.core import graph_model as model
 from paperkg.core import schema
 from paperkg.core.graph_model import paper_key
-from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.viz.style import SHARED_PAPERS
 
 ENTITY_LABELS = tuple(label.value for label in schema.ENTITY_LABELS)
@@ -31,6 +31,7 @@ class EntityIndex:
     papers_of: dict[str, tuple[str, ...]]
     entities_of: dict[str, tuple[str, ...]]
     relations: dict[tuple[str, str], dict[str, set[str]]]
+    confidence: dict[tuple[str, str], dict[str, float]]  # the surest typed relation of each kind per pair
     related: dict[str, tuple[str, ...]]
     years: dict[str, int]
 
@@ -83,25 +84,27 @@ class EntityIndex:
 
 
 def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS,
-                   min_confidence: float = MIN_RELATION_CONFIDENCE) -> EntityIndex:
-    """Index the entities of `graph` with the given labels by paper, relation and year; typed relations
-    whose best evidence is less sure than `min_confidence` are left out of the map."""
+                   floor: float = schema.RELATION_FLOOR) -> EntityIndex:
+    """Index the entities of `graph` with the given labels by paper, relation and year; typed relations less
+    sure than `floor` (of a graph an earlier release built) are left out."""
     wanted = set(labels)
     label_of = dict(model.labels(graph))
     papers_of: dict[str, set[str]] = {node: set() for node, label in label_of.items() if label in wanted}
     entities_of: dict[str, set[str]] = defaultdict(set)
     relations: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    confidence: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for source, target, _, data in model.edges(graph):
         if target not in papers_of:
             continue
         if label_of.get(source) == schema.NodeLabel.PAPER:
             papers_of[target].add(source)
             entities_of[source].add(target)
-        elif source in papers_of and source != target and data.get("confidence", 1.0) >= min_confidence:
-            pair = (min(source, target), max(source, target))
+        elif source in papers_of and source != target and data.get("confidence", 1.0) >= floor:
+            pair, kind = (min(source, target), max(source, target)), str(data.get("type", ""))
+            confidence[pair][kind] = max(confidence[pair].get(kind, 0.0), float(data.get("confidence", 1.0)))
             evidence = {paper_key(ev["paper"]) for ev in data.get("evidence", [])
                         if ev.get("paper") and paper_key(ev["paper"]) in graph}
-            relations[pair][str(data.get("type", ""))].update(evidence)
+            relations[pair][kind].update(evidence)
             for paper in evidence:  # a sentence relating two entities mentions both
                 papers_of[source].add(paper)
                 papers_of[target].add(paper)
@@ -116,6 +119,7 @@ def index_entities(graph: nx.MultiDiGraph, labels: Iterable[str] = ENTITY_LABELS
                        entities_of={key: tuple(sorted(ents)) for key, ents in entities_of.items()},
                        relations={pair: {kind: set(papers) for kind, papers in kinds.items()}
                                   for pair, kinds in relations.items()},
+                       confidence={pair: dict(kinds) for pair, kinds in confidence.items()},
                        related={key: tuple(sorted(others)) for key, others in related.items()},
                        years=years)
 
@@ -131,8 +135,8 @@ def link_graph(index: EntityIndex, entities: Iterable[str]) -> nx.Graph:
     """The entity map over `entities`: one node per entity, one link per pair tied by papers or a relation.
 
     A link carries `papers` (distinct papers behind it), `shared` (papers mentioning both),
-    `kinds` (SHARED_PAPERS and the typed relations, in style order) and `strength`, the
-    cosine of the two entities' paper sets, which the layout uses as the spring weight.
+    `kinds` (SHARED_PAPERS and the typed relations, in style order), `confidence` (of each typed one) and
+    `strength`, the cosine of the two entities' paper sets, which the layout uses as the spring weight.
     """
     chosen = sorted(set(entities))
     inside = set(chosen)
@@ -152,5 +156,11 @@ def link_graph(index: EntityIndex, entities: Iterable[str]) -> nx.Graph:
         names = ([SHARED_PAPERS] if shared[pair] else []) + sorted(kinds)
         size = math.sqrt(max(index.paper_count(pair[0]), 1) * max(index.paper_count(pair[1]), 1))
         graph.add_edge(*pair, papers=max(papers, 1), shared=shared[pair], kinds=tuple(names),
+                       confidence=dict(sorted(index.confidence.get(pair, {}).items())) if kinds else {},
                        strength=round(max(papers, 1) / size, 6))
     return graph
+
+
+def shown_kinds(kinds: Iterable[str], confidence: dict[str, float], min_confidence: float) -> list[str]:
+    """The kinds of a link drawn at a threshold: shared papers, and the typed relations at least that sure."""
+    return [kind for kind in kinds if kind == SHARED_PAPERS or confidence.get(kind, 1.0) >= min_confidence]

@@ -15,21 +15,22 @@ import networkx as nx
 from paperkg.core import graph_model as model
 from paperkg.graph.interchange import (CYTOSCAPE_NAME, INTERACTION, NODE_LABEL, NODE_TYPE, WEIGHT, EdgeRow,
                                        GraphTable, NodeRow)
-from paperkg.viz.entity_map import index_entities
+from paperkg.viz.entity_map import index_entities, shown_kinds
 from paperkg.viz.clusters import cluster_of
 from paperkg.viz.map_page import plan_map
-from paperkg.viz.options import ViewOptions
+from paperkg.viz.options import MIN_RELATION_CONFIDENCE, ViewOptions
 from paperkg.viz.style import SHARED_PAPERS
 from paperkg.viz.view_layer import ViewLayer
 from paperkg.viz.views import map_selection
 
 
 def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int | None = None,
-                     max_nodes: int | None = None, size_by: str = "papers",
-                     layer: ViewLayer | None = None) -> GraphTable:
+                     max_nodes: int | None = None, size_by: str = "papers", layer: ViewLayer | None = None,
+                     min_confidence: float = MIN_RELATION_CONFIDENCE) -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
     type, papers, community (number and name, as the page's legend names it), x, y and size; undirected links
-    with their kind, papers and relations. A build's `layer` made for these options gives the map as it is."""
+    with their kind, papers (the weight) and the relations at least `min_confidence` sure. A build's `layer`
+    made for these options gives the map as it is."""
     index = index_entities(graph)
     options = ViewOptions(size_by=size_by, types=tuple(types or ()), min_papers=min_papers, max_nodes=max_nodes)
     if layer is not None and layer.serves(options):
@@ -55,7 +56,7 @@ def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = No
     def edges() -> Iterator[EdgeRow]:
         for source, target in sorted(tuple(sorted(pair)) for pair in plan.links.edges):
             data = plan.links.edges[source, target]
-            kinds = list(data["kinds"])
+            kinds = shown_kinds(data["kinds"], data.get("confidence", {}), min_confidence)
             kind = next((name for name in kinds if name != SHARED_PAPERS), SHARED_PAPERS)
             yield EdgeRow(f"{source}|{target}", source, target, kind,
                           {INTERACTION: kind, "relations": "|".join(kinds), WEIGHT: data["papers"],

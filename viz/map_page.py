@@ -13,10 +13,10 @@ from typing import Any
 import networkx as nx
 
 from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, louvain, named_clusters
-from paperkg.viz.entity_map import EntityIndex, link_graph
+from paperkg.viz.entity_map import EntityIndex, link_graph, shown_kinds
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
-from paperkg.viz.options import YEAR_MIN_PAPERS
+from paperkg.viz.options import MIN_RELATION_CONFIDENCE, YEAR_MIN_PAPERS
 from paperkg.viz.page import PageData, folded_entries, legend_relations, node_types
 from paperkg.viz.panel import PaperTable, entity_panel, link_panel
 from paperkg.viz.selection import Selection, thin_links
@@ -76,8 +76,10 @@ def _springs(links: nx.Graph, communities: list[set[str]]) -> nx.Graph:
 
 
 def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str, size_by: str,
-                    plan: MapPlan, positions: dict[str, tuple[float, float]]) -> PageData:
-    """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions."""
+                    plan: MapPlan, positions: dict[str, tuple[float, float]],
+                    min_confidence: float = MIN_RELATION_CONFIDENCE) -> PageData:
+    """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions;
+    typed relations drawn from `min_confidence` (the legend's slider moves it down to the graph's floor)."""
     graph = index.graph
     links, metric, sizes = plan.links, plan.metric, plan.sizes
     nodes = sorted(links.nodes)
@@ -93,7 +95,8 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, col
     table = PaperTable(graph)
     panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
     for node, panel in zip(nodes, panels):
-        panel["related"] = [{"node": where[other], "papers": papers, "kinds": list(kinds)}
+        panel["related"] = [{"node": where[other], "papers": papers, "kinds": shown_kinds(
+                                kinds, index.confidence.get(tuple(sorted((node, other))), {}), min_confidence)}
                             for other, papers, kinds in plan.related[node]]
     vis_nodes = [{
         "id": node, "text": texts[node], "x": positions[node][0], "y": positions[node][1],
@@ -101,17 +104,17 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, col
         "color": colours[colour_by][i], "kind": index.label(node),
         "papers": index.paper_count(node), "years": year_rows(index.year_counts(node)),
     } for i, node in enumerate(nodes)]
-    vis_edges, edge_panels = _map_edges(index, links, table)
+    vis_edges, edge_panels = _map_edges(index, links, table, min_confidence)
     return PageData(
         view="entities", title=title, nodes=vis_nodes, edges=vis_edges, colours=colours,
         colour_by=colour_by, panels=panels, edge_panels=edge_panels, papers=table.rows,
-        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges),
+        node_types=node_types(vis_nodes), relations=legend_relations(vis_edges, min_confidence),
         years=year_span(first, last), notes=[*selection.notes, *plan.link_notes],
         sizes=f"Circle size: {SIZE_WORDS[size_by]}. Link width: papers that tie the two entities.",
         clusters=cluster_legend(plan.clusters, in_cluster, positions, where),
         entity_total=len(selection.nodes) + len(selection.left_out),
         folded=folded_entries(index, selection.left_out),
-        physics=False)
+        physics=False, min_confidence=min_confidence)
 
 
 def node_colours(index: EntityIndex, nodes: list[str], in_cluster: dict[str, Cluster],
@@ -134,13 +137,13 @@ def year_span(first: int | None, last: int | None) -> dict[str, int] | None:
     return {"first": first, "last": last} if first is not None and last is not None else None
 
 
-def _map_edges(index: EntityIndex, links: nx.Graph, table: PaperTable) -> tuple[list[dict[str, Any]],
-                                                                                dict[str, dict[str, Any]]]:
+def _map_edges(index: EntityIndex, links: nx.Graph, table: PaperTable,
+               min_confidence: float) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """The map's links, in (source, target) order, and the side panel of each, by link id."""
     max_papers = max((data["papers"] for *_, data in links.edges(data=True)), default=1)
     vis_edges, edge_panels = [], {}
     for source, target, data in sorted(links.edges(data=True), key=lambda e: (e[0], e[1])):
-        edge = _map_edge(source, target, data, max_papers)
+        edge = _map_edge(source, target, data, max_papers, min_confidence)
         vis_edges.append(edge)
         shared = set(index.papers_of[source]).intersection(index.papers_of[target])
         edge_panels[edge["id"]] = link_panel(index.graph, (source, target), shared,
@@ -210,11 +213,15 @@ def _related(links: nx.Graph, node: str) -> list[tuple[str, int, tuple[str, ...]
     return [(other, data["papers"], tuple(data["kinds"])) for other, data in ranked[:MAX_RELATED]]
 
 
-def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int) -> dict[str, Any]:
+def _map_edge(source: str, target: str, data: dict[str, Any], max_papers: int, min_confidence: float) -> dict[str, Any]:
+    """A link as vis-network draws it: styled by its first typed relation drawn at `min_confidence`; every kind and
+    each typed one's confidence for the page's filters and slider."""
     kinds = list(data["kinds"])
-    main = next((kind for kind in kinds if kind != SHARED_PAPERS), SHARED_PAPERS)
+    main = next((kind for kind in shown_kinds(kinds, data["confidence"], min_confidence) if kind != SHARED_PAPERS),
+                SHARED_PAPERS)
     style = relation_style(main)
-    return {"id": f"{source}|{target}", "from": source, "to": target, "kinds": kinds, "arrows": NO_ARROWS,
+    return {"id": f"{source}|{target}", "from": source, "to": target, "kinds": kinds,
+            "confidence": data["confidence"], "arrows": NO_ARROWS,
             "papers": data["papers"], "width": round(0.5 + 4.0 * math.sqrt(data["papers"] / max_papers), 2),
             "dashes": style.dashed,
             "color": {"color": style.colour, "highlight": style.colour, "hover": style.colour,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.schema import ENTITY_LABELS, GRAPH_MIN_RELATION_CONFIDENCE, NodeLabel
+from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, ENTITY_LABELS, RELATION_FLOOR, NodeLabel
 
 MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
 # Without --max-nodes, the map keeps the entities in the most papers up to this: on a screen, more make a
@@ -32,9 +32,8 @@ class ColourBy(str, Enum):
 
 SIZE_METRICS = tuple(metric.value for metric in SizeBy)
 COLOUR_SCHEMES = tuple(scheme.value for scheme in ColourBy)
-# the map draws a typed relation when its best sentence is at least this sure: the graph's own operating point
-# (a graph built by an earlier release may hold less sure ones)
-MIN_RELATION_CONFIDENCE = GRAPH_MIN_RELATION_CONFIDENCE
+# the map draws a typed relation at least this sure unless the user sets another (--min-confidence)
+MIN_RELATION_CONFIDENCE = DEFAULT_MIN_CONFIDENCE
 ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
 # Without --min-papers, the map keeps only entities in at least this many papers (one or two papers place an
 # entity in no cluster but their own), unless fewer than half of FOLD_ABOVE are: a small input draws them all.
@@ -66,6 +65,7 @@ class ViewOptions:
     title: str | None = None  # None: the command names the page after its input
     depth: int = 2
     hub_degree: int = HUB_DEGREE
+    min_confidence: float = MIN_RELATION_CONFIDENCE  # typed relations drawn at first (the page's slider moves it)
 
     def __post_init__(self) -> None:
         canonical = {"size_by": canonical_choice(self.size_by, SIZE_METRICS),
@@ -76,6 +76,7 @@ class ViewOptions:
         check_options(self.size_by, self.colour_by, self.types)
         check_limits(depth=self.depth, min_papers=1 if self.min_papers is None else self.min_papers,
                      max_nodes=self.max_nodes, hub_degree=self.hub_degree)
+        check_min_confidence(self.min_confidence)
 
 
     @property
@@ -111,6 +112,13 @@ def check_limits(*, depth: int = 0, min_papers: int = 1, max_nodes: int | None =
         raise PaperkgError(f"--min-papers must be 1 or more, not {min_papers}.", ExitCode.USAGE)
     if max_nodes is not None and max_nodes < 1:
         raise PaperkgError(f"--max-nodes must be 1 or more, not {max_nodes}.", ExitCode.USAGE)
+
+
+def check_min_confidence(value: float) -> None:
+    """A usage error for a confidence threshold outside 0 to 1 (below the graph's floor: every typed edge)."""
+    if not 0 <= value <= 1:
+        raise PaperkgError(f"--min-confidence must be between 0 and 1 (the graph keeps typed edges from "
+                           f"{RELATION_FLOOR}), not {value}.", ExitCode.USAGE)
 
 
 DEFAULT_VIEW = ViewOptions()

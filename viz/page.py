@@ -20,7 +20,7 @@ from pyvis.network import Network
 
 from paperkg.core.atomic import atomic_write_text
 from paperkg.core import graph_model as model
-from paperkg.core.schema import NodeLabel
+from paperkg.core.schema import RELATION_FLOOR, NodeLabel
 from paperkg.viz.entity_map import EntityIndex
 from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
 from paperkg.viz.options import YEAR_MIN_PAPERS
@@ -59,6 +59,8 @@ class PageData:
     focus: str | None = None            # the node a focus view opens on, centred and selected with its panel
     paper_total: int = 0                # papers the paper view chose from
     year_min_papers: int = YEAR_MIN_PAPERS  # the year overlay colours entities in at least this many papers
+    min_confidence: float | None = None  # typed relations drawn at first (the legend's slider), None: no slider
+    floor: float = RELATION_FLOOR       # the slider's lowest point: the least confidence the graph keeps
 
 
 def render_page(page: PageData, path: Path) -> None:
@@ -123,13 +125,17 @@ def node_types(nodes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
              "colour": node_style(label).colour} for label in order if counts[label]]
 
 
-def legend_relations(edges: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Legend rows for the relationship types on the page, in style order, with counts."""
-    counts = Counter(kind for edge in edges for kind in edge["kinds"])
-    order = [*RELATION_STYLES, *sorted(set(counts) - set(RELATION_STYLES))]
+def legend_relations(edges: Iterable[dict[str, Any]], min_confidence: float = 0.0) -> list[dict[str, Any]]:
+    """Legend rows for the relationship types on the page, in style order, with the links of each drawn at
+    `min_confidence` (a type all of whose links are below it keeps its row, for the slider)."""
+    edges = list(edges)
+    present = {kind for edge in edges for kind in edge["kinds"]}
+    counts = Counter(kind for edge in edges for kind in edge["kinds"]
+                     if edge.get("confidence", {}).get(kind, 1.0) >= min_confidence)
+    order = [*RELATION_STYLES, *sorted(present - set(RELATION_STYLES))]
     return [{"type": kind, "name": relation_style(kind).name, "colour": relation_style(kind).colour,
              "dashed": relation_style(kind).dashed, "count": counts[kind]}
-            for kind in order if counts[kind]]
+            for kind in order if kind in present]
 
 
 def folded_entries(index: EntityIndex, left_out: Iterable[str]) -> list[dict[str, Any]]:

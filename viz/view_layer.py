@@ -22,7 +22,7 @@ from paperkg.viz.papers_page import PapersPlan
 from paperkg.viz.selection import Selection
 
 VIEWS_KEY = "paperkg_views"  # the version field of views.json
-VIEWS_VERSION = 1
+VIEWS_VERSION = 2  # 2: a link's typed relations with their confidence
 Positions = dict[str, tuple[float, float]]
 
 
@@ -71,7 +71,7 @@ class ViewLayer:
 
 def _link(data: dict[str, Any]) -> dict[str, Any]:
     return {"papers": data["papers"], "shared": data["shared"], "kinds": list(data["kinds"]),
-            "strength": data["strength"]}
+            "confidence": data["confidence"], "strength": data["strength"]}
 
 
 def _map_plan(data: dict[str, Any]) -> MapPlan:

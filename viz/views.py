@@ -57,7 +57,8 @@ class PendingViews:
                                 positions=self.papers_layout.result()), written[1])
         render_page(entity_map_page(self.index, self.selection, title=options.heading, size_by=options.size_by,
                                     colour_by=options.colour_by, plan=self.map_plan,
-                                    positions=self.map_layout.result()), written[0])
+                                    positions=self.map_layout.result(), min_confidence=options.min_confidence),
+                    written[0])
         return written
 
     def layer(self) -> ViewLayer:
@@ -128,7 +129,8 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, options: ViewOp
     cx, cy = positions[entity]  # separating circles may have moved it a little
     positions = {node: (round(x - cx, 1) + 0.0, round(y - cy, 1) + 0.0) for node, (x, y) in positions.items()}
     page = entity_map_page(index, selection, title=f"{options.heading} · {index.name(entity)}",
-                           size_by=options.size_by, colour_by=options.colour_by, plan=plan, positions=positions)
+                           size_by=options.size_by, colour_by=options.colour_by, plan=plan, positions=positions,
+                           min_confidence=options.min_confidence)
     page.focus = entity
     render_page(page, Path(path))
     return entity

@@ -2,7 +2,7 @@
 // `papers` counts the papers whose sentences state the relation; `sentence` is one of them, from
 // `paper`. The task matches by name, acronym or alias, in any case.
 // :param task => "image quality assessment"   -- the task
-// :param min_confidence => 0.0   -- only relations the model is at least this sure of
+// :param min_confidence => 0.8   -- typed relations at least this sure (paperkg query: the min_confidence setting)
 MATCH (t:Task)
 WHERE toLower($task) IN [x IN [t.name, t.acronym, t.long_form] + coalesce(t.aliases, []) | toLower(x)]
 MATCH (m:Method)-[r:USED_FOR]->(t)

@@ -2,8 +2,10 @@
 // A method is evaluated on a dataset when it is EVALUATED_ON it, or its proposing paper
 // EVALUATES_ON it.
 // :param limit => 25   -- how many pairs
+// :param min_confidence => 0.8   -- typed relations at least this sure (paperkg query: the min_confidence setting)
 CALL () {
-  MATCH (m:Method)-[:EVALUATED_ON]->(d:Dataset)
+  MATCH (m:Method)-[r:EVALUATED_ON]->(d:Dataset)
+  WHERE r.confidence >= $min_confidence
   RETURN m, d
   UNION
   MATCH (m:Method)<-[:PROPOSES]-(:Paper)-[:EVALUATES_ON]->(d:Dataset)

@@ -99,7 +99,7 @@ def gold_arcs(records: Sequence[RelationRecord]) -> list[Keyed]:
 def run(nlp: Language, path: Path, fmt: str, *, gold_entities: bool = False, limit: int = 0,
         min_confidence: float = 0.0) -> dict[str, Any]:
     """Run the pipeline on a benchmark file and score its relations at least `min_confidence` sure (see the
-    module doc; the graph keeps those at core.schema.GRAPH_MIN_RELATION_CONFIDENCE)."""
+    module doc; a mention counts towards a graph edge from core.schema.MENTION_FLOOR)."""
     records = read_relations(fmt, path, limit)
     started = time.perf_counter()
     docs = process(nlp, records, gold_entities)

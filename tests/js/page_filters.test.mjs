@@ -1,7 +1,7 @@
 // The map's filters: which nodes and links pass, and the header line for what passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { edgePasses, filtersFrom, nodePasses, papersInYears, passingIds, summaryLine } from "../../viz/templates/page/filters.mjs";
+import { edgePasses, filtersFrom, linkStyle, nodePasses, papersInYears, passingIds, shownKinds, summaryLine } from "../../viz/templates/page/filters.mjs";
 
 var YEARS = { first: 2019, last: 2023 };
 var METHOD = { id: "method:bert", kind: "Method", papers: 5, years: [{ year: 2019, papers: 1 }, { year: 2020, papers: 3 }, { year: 2023, papers: 1 }] };
@@ -52,4 +52,19 @@ test("the header counts papers only in the paper view, of the totals the view ch
                "Showing 1 of 40 papers · 1 of 1,200 entities · 2 of 3 links");
   data.view = "entities";
   assert.equal(summaryLine(data, { papers: 0, entities: 1, links: 1 }), "Showing 1 of 1,200 entities · 1 of 3 links");
+});
+
+test("a typed relation is drawn at the threshold and up; a link styles as its first relation still drawn", () => {
+  var edge = { id: "a|b", from: "a", to: "b", kinds: ["SHARED_PAPERS", "USED_FOR"], confidence: { USED_FOR: 0.6 },
+    color: { color: "#A9A9A9" }, dashes: false };
+  var styles = { SHARED_PAPERS: { colour: "#A9A9A9", dashed: false }, USED_FOR: { colour: "#1B9E77", dashed: false } };
+  var at = function (minConfidence) { return filters({ relations: ["SHARED_PAPERS", "USED_FOR"], minConfidence: minConfidence }); };
+  assert.deepEqual(shownKinds(edge, at("0.5")), ["SHARED_PAPERS", "USED_FOR"]);
+  assert.deepEqual(shownKinds(edge, at("0.8")), ["SHARED_PAPERS"]);
+  assert.equal(filters({}).minConfidence, 0);  // no slider (the paper view): every relation
+  assert.equal(linkStyle(edge, at("0.5"), styles).color.color, "#1B9E77");
+  assert.equal(linkStyle(edge, at("0.8"), styles).color.color, "#A9A9A9");
+  assert.equal(linkStyle(edge, at("0.8"), styles).color.opacity, 0.3);
+  var visible = new Set(["a", "b"]);
+  assert.equal(edgePasses({ ...edge, kinds: ["USED_FOR"] }, visible, at("0.8")), false);
 });

@@ -1,5 +1,6 @@
 // The side panel: an entity's or a paper's facts, papers and evidence, a link's sentences, a folded
 // entity's note; and focusing a node (its panel open, the map centred on it).
+import { shownKinds } from "./filters.mjs";
 import { element, plural } from "./text.mjs";
 
 // A paper's entities by role, each role in the colour its mentions are marked with in the abstract.
@@ -189,7 +190,7 @@ export function setupPanel(view) {
     var edge = view.edges.get(id);
     var info = data.edge_panels[id];
     var parts = [element("h2", "", data.panels[indexOf.get(edge.from)].name + " — " + data.panels[indexOf.get(edge.to)].name)];
-    parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(edge.kinds, data.relations)));
+    parts.push(element("p", "facts", plural(edge.papers, "paper") + relationNames(shownKinds(edge, view.filters), data.relations)));
     if (info && info.evidence.length) {
       parts.push(element("h3", "", "Sentences"));
       parts.push(evidenceBlock(info.evidence));
