@@ -37,7 +37,7 @@ from paperkg.admit.admission import admit
 from paperkg.admit.refusals import RefusalTable
 from paperkg.admit.relation_ends import edge_refusal, end_refusal
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode
-from paperkg.core.schema import Extraction, RelType, enum_member
+from paperkg.core.schema import Extraction, NodeLabel, RelType, enum_member
 
 from .decisions import (NameVotes, NodeChoice, PaperUses, Target, add_aliases, decide_node, define_short_forms,
                         entity_node, intake, merge_edges, paper_edges, paper_node, paper_relations, paper_targets,
@@ -360,14 +360,18 @@ def final_names(work: Work, parts: int) -> list[Path]:
     return [work.papers(part) for part in range(parts)] + [work.final(f"k{b:04d}") for b in range(work.buckets)]
 
 
-def metric_numbers(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, bool]:
-    """A final file's node keys and its edges as key numbers and counts (what the metrics need), and whether
-    they are relations between entities (a key bucket's) rather than papers' edges."""
+LABELS = tuple(label.value for label in NodeLabel)  # a node's label as its number here (label_numbers)
+
+
+def metric_numbers(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A final file's node keys with their labels' numbers, and its edges as key numbers and counts (what the
+    metrics and the outputs drawn from them need)."""
     nodes, edges = _load(path)
+    labels = np.array([LABELS.index(attrs["label"]) for _, attrs in nodes], dtype=np.int8)
     heads = np.array([key_hash(source) for source, *_ in edges], dtype=np.int64)
     tails = np.array([key_hash(target) for _, target, *_ in edges], dtype=np.int64)
     counts = np.array([data["count"] for *_, data in edges], dtype=np.int64)
-    return [key for key, _ in nodes], heads, tails, counts, path.parent.name == "final"
+    return [key for key, _ in nodes], labels, heads, tails, counts
 
 
 def write_parts(path: Path, metrics_file: Path, folder: Path) -> dict[str, int]:
@@ -387,7 +391,7 @@ def with_metrics(path: Path, metrics_file: Path) -> tuple[list[tuple[str, dict[s
                                                           list[tuple[str, str, str, dict[str, Any]]]]:
     """A final file's nodes with their metrics (the client's arrays by key number), and its edges."""
     nodes, edges = _load(path)
-    numbers, degree, pagerank, community = _metrics(str(metrics_file))
+    numbers, degree, pagerank, community, _ = _metrics(str(metrics_file))
     where = np.searchsorted(numbers, np.array([key_hash(key) for key, _ in nodes], dtype=np.int64))
     for (_, attrs), at in zip(nodes, where.tolist()):
         attrs["degree"], attrs["pagerank"], attrs["community"] = (
@@ -398,7 +402,14 @@ def with_metrics(path: Path, metrics_file: Path) -> tuple[list[tuple[str, dict[s
 @lru_cache(maxsize=1)
 def _metrics(path: str) -> tuple[np.ndarray, ...]:
     with np.load(path) as data:
-        return tuple(data[name] for name in ("numbers", "degree", "pagerank", "community"))
+        return tuple(data[name] for name in ("numbers", "degree", "pagerank", "community", "label"))
+
+
+def labels_of(keys: list[str], metrics_file: Path) -> list[str]:
+    """The labels of nodes of any part, by their keys (from the metrics file's numbers)."""
+    numbers, *_, labels = _metrics(str(metrics_file))
+    where = np.searchsorted(numbers, np.array([key_hash(key) for key in keys], dtype=np.int64))
+    return [LABELS[number] for number in labels[where].tolist()]
 
 
 def json_line(item: dict[str, Any]) -> str:
