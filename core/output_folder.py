@@ -191,7 +191,8 @@ def _roll_forward(folder: Path) -> None:
 
 
 def _own_parent(path: Path, folder: Path) -> None:
-    """The folder a Parquet part or an import file goes in (nodes/, names/, neo4j-import/...), made when missing, never a link."""
+    """The folder a Parquet part or an import file goes in (nodes/, names/, neo4j-import/...), made when missing,
+    never a link."""
     if path.parent != folder:
         if path.parent.is_symlink():
             raise UnsafeManifest(f"{path.parent} is a symbolic link, not a folder paperkg made, so the folder is "

@@ -144,7 +144,8 @@ def edges(folder: Path, parts: list[str] | None = None) -> Iterator[tuple[str, s
         yield row["source"], row["target"], row["type"], data
 
 
-def part_graph(folder: Path, part: str, labels_of: Callable[[list[str]], list[str]]) -> tuple[nx.MultiDiGraph, list[str]]:
+def part_graph(folder: Path, part: str,
+               labels_of: Callable[[list[str]], list[str]]) -> tuple[nx.MultiDiGraph, list[str]]:
     """One part as a graph: its nodes and edges, and the other ends of its edges with their labels only
     (`labels_of` their keys); with the part's node keys."""
     import networkx as nx

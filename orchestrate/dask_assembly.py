@@ -109,7 +109,8 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     shorts, merges, refusals, ids = ShortForms(), [], RefusalTable(), []
     began = time.perf_counter()
     for found in progress((future.result() for future in [
-            client.submit(steps.read_definitions, shard, thesaurus, pure=False) for shard in shards]),
+            client.submit(steps.read_definitions, part, shard, thesaurus, work, pure=False)
+            for part, shard in enumerate(shards)]),
             "reading the short forms"):
         shorts.update(found.shorts)
         merges += found.merges
@@ -126,11 +127,10 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     steps.corpus_notes(notes, groups, work)
     del shorts, merges, notes, groups
     done.steps["short forms"] = time.perf_counter() - began
-    run("name tables", steps.vote_partition, [(part, shard, thesaurus, work) for part, shard in enumerate(shards)])
+    run("name tables", steps.vote_partition, [(part, work) for part in range(parts)])
     run("node choices", steps.decide_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
     run("entity nodes", steps.node_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
-    for table in run("paper edges", steps.edge_partition, [(part, shard, thesaurus, work)
-                                                           for part, shard in enumerate(shards)]):
+    for table in run("paper edges", steps.edge_partition, [(part, work) for part in range(parts)]):
         refusals.update(table)
     for table in run("relations", steps.entity_bucket, [(bucket, parts, work) for bucket in range(work.buckets)]):
         refusals.update(table)
