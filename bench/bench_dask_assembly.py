@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import tempfile
 from collections import Counter
@@ -35,23 +36,39 @@ def rare_names(source: Path) -> set[str]:
 
 
 def clone(source: Path, folder: Path, papers: int) -> int:
-    """Shards part-00000.jsonl... of about `papers` papers cloned from `source`; returns the papers written."""
-    rare = rare_names(source)
+    """Shards part-00000.jsonl... of about `papers` papers cloned from `source` into `folder`, as hard links to the
+    clones in its parent's clones/ (each clone written once, whatever the sizes asked); returns the papers."""
     lines = source.read_text(encoding="utf8").splitlines()
+    clones = folder.parent / "clones"
+    clones.mkdir(parents=True, exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for copy in range(math.ceil(papers / len(lines))):
-        with open(folder / f"part-{copy:05d}.jsonl", "w", encoding="utf8") as out:
-            for line in lines[:papers - written]:
-                record = json.loads(line)
-                if copy:
-                    record["paper"]["id"] = f"{record['paper']['id']}~{copy}"
-                    for entity in record["entities"]:
-                        if entity["name"] in rare and not entity.get("acronym"):
-                            entity["text"] = entity["name"] = f"{entity['name']}-{copy}"
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                written += 1
-    return written
+    rare: set[str] | None = None
+    copies = math.ceil(papers / len(lines))
+    for copy in range(copies):
+        count = min(len(lines), papers - copy * len(lines))
+        name = f"part-{copy:05d}.jsonl" if count == len(lines) else f"part-{copy:05d}-{count}.jsonl"
+        if not (clones / name).exists():
+            rare = rare_names(source) if rare is None else rare
+            with open(clones / f"{name}.tmp", "w", encoding="utf8") as out:
+                for line in lines[:count]:
+                    out.write(cloned(line, copy, rare) + "\n")
+            (clones / f"{name}.tmp").rename(clones / name)
+        target = folder / f"part-{copy:05d}.jsonl"
+        if not target.exists():
+            os.link(clones / name, target)
+    return min(papers, copies * len(lines))
+
+
+def cloned(line: str, copy: int, rare: set[str]) -> str:
+    """One extraction record of clone `copy`: a new id, its rare names renamed (the first clone is the source)."""
+    if not copy:
+        return line
+    record = json.loads(line)
+    record["paper"]["id"] = f"{record['paper']['id']}~{copy}"
+    for entity in record["entities"]:
+        if entity["name"] in rare and not entity.get("acronym"):
+            entity["text"] = entity["name"] = f"{entity['name']}-{copy}"
+    return json.dumps(record, ensure_ascii=False)
 
 
 class WorkerPeaks(TreeSampler):

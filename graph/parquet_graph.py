@@ -72,15 +72,17 @@ def write_part(folder: Path, name: str, nodes: list[tuple[str, dict[str, Any]]],
 
 def _names(nodes: list[tuple[str, dict[str, Any]]]) -> dict[str, list[Any]]:
     """The names index of a part: one row per entity name and alias (casefolded, as searched), in that order."""
-    rows = sorted((text.casefold(), text, key, attrs["label"], attrs.get("papers", 0))
+    rows = sorted((text.casefold(), text, attrs["name"], key, attrs["label"], attrs.get("papers", 0))
                   for key, attrs in nodes if attrs["label"] != NodeLabel.PAPER.value
                   for text in {attrs["name"], *attrs.get("aliases", ())})
-    return {name: [row[at] for row in rows] for at, name in enumerate(("folded", "name", "key", "label", "papers"))}
+    return {name: [row[at] for row in rows]
+            for at, name in enumerate(("folded", "matched", "name", "key", "label", "papers"))}
 
 
 def find_names(folder: Path, text: str, limit: int = 20) -> list[dict[str, Any]]:
-    """The entities whose name or an alias holds `text` (any case), those in the most papers first: the search
-    over all names of a build at scale (its names/ parts; the views draw only the top of the corpus)."""
+    """The entities whose name or an alias holds `text` (any case), those in the most papers first, each with the
+    first name or alias that matched: the search over all names of a build at scale (its names/ parts; the views
+    draw only the top of the corpus)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 

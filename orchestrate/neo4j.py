@@ -220,7 +220,7 @@ def push_at_scale(folder: Path, target: Neo4jTarget, bulk_import: Path | None) -
                            "--bulk-import NEO4J_HOME (a local server's home, its database empty), or build it with "
                            "--graph-files and push graph.json.", ExitCode.USAGE)
     account = import_account(folder)
-    checked_output(account)
+    checked_output(account, Path(folder))
     files = ImportFiles.from_json(account.read_text(encoding="utf8"), Path(folder).resolve())
     try:
         report = push_import_files(files, target, bulk_import, str(folder))

@@ -2,6 +2,7 @@
 build's graph: graph.json and GraphML byte for byte, from shards whose papers come in any order."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -95,9 +96,15 @@ def test_the_names_of_a_build_at_scale_are_searched_whatever_the_views_draw(at_s
     entities = [(key, attrs) for key, attrs in nodes(at_scale) if attrs["label"] != "Paper"]
     key, attrs = max(entities, key=lambda item: (item[1]["papers"], item[0]))
     found = find_names(at_scale, attrs["name"].upper())
-    assert found[0] == {"key": key, "name": attrs["name"], "label": attrs["label"], "papers": attrs["papers"]}
-    assert all(attrs["name"].casefold() in row["name"].casefold() for row in found)
+    assert found[0] == {"key": key, "name": attrs["name"], "matched": found[0]["matched"], "label": attrs["label"],
+                        "papers": attrs["papers"]}
+    assert all(attrs["name"].casefold() in row["matched"].casefold() for row in found)
+    assert all(row["matched"] in {row["name"], *dict(entities)[row["key"]].get("aliases", ())} for row in found)
     assert find_names(at_scale, "no name holds this") == []
+    shown = run_cli("names", attrs["name"], str(at_scale), "--json", "--limit", "1")
+    assert [row["key"] for row in json.loads(shown.stdout)] == [key]
+    missing = run_cli("names", "x", str(at_scale / "nodes"), check=False)
+    assert missing.returncode == 2 and "names/" in missing.stderr
 
 
 @pytest.mark.slow
