@@ -173,7 +173,10 @@ def _metrics(client: Any, finals: list[Path], target: Path,
     from paperkg.graph.metrics import node_metrics
 
     keys: list[str] = []
-    labels, heads, tails, counts = [], [], [], []
+    labels: list[np.ndarray] = []
+    heads: list[np.ndarray] = []
+    tails: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
     for found in progress((future.result() for future in [
             client.submit(metric_numbers, path, pure=False) for path in finals]), "metrics: the edges' numbers"):
         keys += found[0]
