@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import TreeSampler, memory_kb, role, run, tree_pids
 
 RARE = 3  # names in fewer papers of the source are renamed per clone
+TRACE_SECONDS = 30
 
 
 def rare_names(source: Path) -> set[str]:
@@ -35,38 +38,67 @@ def rare_names(source: Path) -> set[str]:
 
 
 def clone(source: Path, folder: Path, papers: int) -> int:
-    """Shards part-00000.jsonl... of about `papers` papers cloned from `source`; returns the papers written."""
-    rare = rare_names(source)
+    """Shards part-00000.jsonl... of about `papers` papers cloned from `source` into `folder`, as hard links to the
+    clones in its parent's clones/ (each clone written once, whatever the sizes asked); returns the papers."""
     lines = source.read_text(encoding="utf8").splitlines()
+    clones = folder.parent / "clones"
+    clones.mkdir(parents=True, exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for copy in range(math.ceil(papers / len(lines))):
-        with open(folder / f"part-{copy:05d}.jsonl", "w", encoding="utf8") as out:
-            for line in lines[:papers - written]:
-                record = json.loads(line)
-                if copy:
-                    record["paper"]["id"] = f"{record['paper']['id']}~{copy}"
-                    for entity in record["entities"]:
-                        if entity["name"] in rare and not entity.get("acronym"):
-                            entity["text"] = entity["name"] = f"{entity['name']}-{copy}"
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                written += 1
-    return written
+    rare: set[str] | None = None
+    copies = math.ceil(papers / len(lines))
+    for copy in range(copies):
+        count = min(len(lines), papers - copy * len(lines))
+        name = f"part-{copy:05d}.jsonl" if count == len(lines) else f"part-{copy:05d}-{count}.jsonl"
+        if not (clones / name).exists():
+            rare = rare_names(source) if rare is None else rare
+            with open(clones / f"{name}.tmp", "w", encoding="utf8") as out:
+                for line in lines[:count]:
+                    out.write(cloned(line, copy, rare) + "\n")
+            (clones / f"{name}.tmp").rename(clones / name)
+        target = folder / f"part-{copy:05d}.jsonl"
+        if not target.exists():
+            os.link(clones / name, target)
+    return min(papers, copies * len(lines))
+
+
+def cloned(line: str, copy: int, rare: set[str]) -> str:
+    """One extraction record of clone `copy`: a new id, its rare names renamed (the first clone is the source)."""
+    if not copy:
+        return line
+    record = json.loads(line)
+    record["paper"]["id"] = f"{record['paper']['id']}~{copy}"
+    for entity in record["entities"]:
+        if entity["name"] in rare and not entity.get("acronym"):
+            entity["text"] = entity["name"] = f"{entity['name']}-{copy}"
+    return json.dumps(record, ensure_ascii=False)
 
 
 class WorkerPeaks(TreeSampler):
-    """The tree's peaks, and each process's own largest Rss with its role."""
+    """The tree's peaks, and each process's own largest Rss with its role; every TRACE_SECONDS a line of the
+    tree's Rss and Pss and each process's Rss to the trace file, if one is set (a run cut short still tells)."""
+
+    trace: Path | None = None
 
     def __init__(self, pid: int) -> None:
         super().__init__(pid)
         self.largest: dict[int, tuple[str, float]] = {}
+        self.began = self.traced = time.monotonic()
 
     def sample(self) -> None:
         super().sample()
+        now_mb = []
         for pid in tree_pids(self.pid):
-            rss = memory_kb(pid)[0] / 1024
+            rss, pss = (kb / 1024 for kb in memory_kb(pid))
+            now_mb.append((pid, rss, pss))
             if rss > self.largest.get(pid, ("", 0.0))[1]:
                 self.largest[pid] = (role(pid, self.pid), rss)
+        if self.trace is not None and time.monotonic() - self.traced >= TRACE_SECONDS:
+            self.traced = time.monotonic()
+            with open(self.trace, "a", encoding="utf8") as out:
+                out.write(f"{self.traced - self.began:.0f} s: Rss {sum(r for _, r, _ in now_mb):,.0f} MB, Pss "
+                          f"{sum(p for *_, p in now_mb):,.0f} MB; " + ", ".join(
+                              f"{pid} {self.largest.get(pid, ('?', 0))[0]} {rss:,.0f}" for pid, rss, _ in now_mb)
+                          + "\n")
 
 
 def main() -> None:
@@ -77,7 +109,9 @@ def main() -> None:
     parser.add_argument("--memory-limit", default="3GB", help="each worker's memory limit")
     parser.add_argument("--graph-files", action="store_true", help="also stream graph.json and GraphML")
     parser.add_argument("--keep", type=Path, help="keep the shards and outputs in this folder")
+    parser.add_argument("--trace", type=Path, help="append the tree's memory every 30 s to this file")
     args = parser.parse_args()
+    WorkerPeaks.trace = args.trace
     folder = args.keep or Path(tempfile.mkdtemp(prefix="paperkg-dask-"))
     import bench_scale
 

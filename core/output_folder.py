@@ -146,10 +146,11 @@ def recover(folder: Path) -> None:
     _remove_own_folder(folder / STAGING)
 
 
-def checked_output(path: Path) -> None:
+def checked_output(path: Path, folder: Path | None = None) -> None:
     """Before reading a build's output file: finish an interrupted commit in its folder, then refuse
-    the file if the folder's manifest lists it with another size or sha256."""
-    folder = path.parent
+    the file if the folder's manifest lists it with another size or sha256. `folder`: the build's folder, for a
+    file in one of its subfolders (a Parquet part, an import file)."""
+    folder = path.parent if folder is None else folder
     if (folder / COMMIT).is_dir() or (folder / COMMIT).is_symlink():
         try:
             fd = _lock(folder)
@@ -166,7 +167,7 @@ def checked_output(path: Path) -> None:
             os.close(fd)
     manifest = read_manifest(folder)
     if manifest is not None:
-        verify(folder, manifest, (path.name,))
+        verify(folder, manifest, (str(path.relative_to(folder)),))
 
 
 def _roll_forward(folder: Path) -> None:
@@ -191,7 +192,8 @@ def _roll_forward(folder: Path) -> None:
 
 
 def _own_parent(path: Path, folder: Path) -> None:
-    """The folder a Parquet part goes in (nodes/, edges/, evidence/), made when missing, never a link."""
+    """The folder a Parquet part or an import file goes in (nodes/, names/, neo4j-import/...), made when missing,
+    never a link."""
     if path.parent != folder:
         if path.parent.is_symlink():
             raise UnsafeManifest(f"{path.parent} is a symbolic link, not a folder paperkg made, so the folder is "

@@ -14,6 +14,7 @@ carry exactly: rows with line breaks or the array delimiter inside a list item, 
 from __future__ import annotations
 
 import functools
+import json
 import math
 import multiprocessing
 import os
@@ -24,7 +25,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 import networkx as nx
@@ -72,6 +73,57 @@ class ImportFiles:
         self.digests.update(other.digests)
         self.nodes.update(other.nodes)
         self.rels.update(other.rels)
+
+
+    def to_json(self, root: Path) -> str:
+        """The account as JSON, the files' paths relative to `root` (a build's folder, which moves on commit)."""
+        def relative(argument: str) -> str:
+            option, name, path = argument.split("=", 2)
+            return f"{option}={name}={Path(path).relative_to(root)}"
+
+        return json.dumps({"arguments": [relative(argument) for argument in self.arguments],
+                           "nodes": dict(sorted(self.nodes.items())), "rels": dict(sorted(self.rels.items())),
+                           "digests": self.digests, "leftover_nodes": self.leftover.nodes,
+                           "leftover_rels": [[*group, rows] for group, rows in self.leftover.rels.items()]},
+                          ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, root: Path) -> ImportFiles:
+        """The account to_json wrote, its files' paths under `root`."""
+        data = json.loads(text)
+        found = cls(digests=data["digests"], nodes=Counter(data["nodes"]), rels=Counter(data["rels"]))
+        for argument in data["arguments"]:
+            option, name, path = argument.split("=", 2)
+            found.arguments.append(f"{option}={name}={root / path}")
+        for label, rows in data["leftover_nodes"].items():
+            found.leftover.nodes[label].extend(rows)
+        for kind, source, target, rows in data["leftover_rels"]:
+            found.leftover.rels[kind, source, target].extend(rows)
+        return found
+
+
+def part_left_keys(folder: Path, part: str) -> set[str]:
+    """The keys of a Parquet part's nodes whose rows CSV cannot carry (graph/parquet_graph.py)."""
+    from paperkg.graph.parquet_graph import nodes
+
+    graph = nx.MultiDiGraph()
+    graph.add_nodes_from(nodes(folder, [part]))
+    return left_keys(graph, list(graph))
+
+
+def part_import_files(folder: Path, part: str, labels_of: Callable[[list[str]], list[str]], target: Path,
+                      over_time: Path, left: set[str]) -> ImportFiles:
+    """A Parquet part's CSV files in `target` (write_part_files), as a worker writes them; `over_time`: a JSON file
+    of the entities' trend properties."""
+    from paperkg.graph.parquet_graph import part_graph
+
+    graph, own = part_graph(folder, part, labels_of)
+    return write_part_files(graph, own, target, part, push=1, over_time=_over_time(str(over_time)), left=left)
+
+
+@functools.lru_cache(maxsize=1)
+def _over_time(path: str) -> dict[str, dict[str, Any]]:
+    return json.loads(Path(path).read_text(encoding="utf8"))
 
 
 def _cell(value: Any) -> tuple[str, str] | None:
@@ -188,17 +240,19 @@ class _Nodes:
     share: dict[Any, int]
 
 
-def _nodes(graph: nx.MultiDiGraph, writers: int, trends: Trends | None) -> _Nodes:
-    """The node properties, the keys left to Cypher, and each node's writer (by its key's hash)."""
-    over_time = trend_properties(graph, trends)
+def _nodes(graph: nx.MultiDiGraph, over_time: dict[str, dict[str, Any]], share: Callable[[str], int],
+           nodes: Iterable[Any] | None = None) -> _Nodes:
+    """The node properties (of `nodes`, default all), the keys left to Cypher, and each node's writer (`share` of
+    its key)."""
     found: dict[str, dict[str, tuple[Any, dict[str, Any], Cells | None]]] = defaultdict(dict)
-    share = {}
-    for node, attrs in model.nodes(graph):
+    writer = {}
+    for node in graph if nodes is None else nodes:
+        attrs = model.node_attrs(graph, node)
         props = node_properties(graph, node, attrs, over_time)
         found[attrs["label"]][props["key"]] = (node, props, _cells(props))
-        share[node] = hash(props["key"]) % writers
+        writer[node] = share(props["key"])
     left = {key for label_props in found.values() for key, (_, _, cells) in label_props.items() if cells is None}
-    return _Nodes(dict(found), left, share)
+    return _Nodes(dict(found), left, writer)
 
 
 def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, writers: int | None = None,
@@ -208,32 +262,51 @@ def write_import_files(graph: nx.MultiDiGraph, folder: Path, *, push: int, write
     core, at most four)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         writers = 1
-    writers = writers or max(1, min(available_cores(), _MAX_WRITERS))
-    nodes = _nodes(graph, writers, trends)
-    files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part), writers,
+    count = writers or max(1, min(available_cores(), _MAX_WRITERS))
+    nodes = _nodes(graph, trend_properties(graph, trends), lambda key: hash(key) % count)
+    mine = [[node for node in graph if nodes.share[node] == part] for part in range(count)]
+    files, *others = in_parts(lambda part: _written_share(graph, nodes, folder, push, part, mine[part]), count,
                               "writing the bulk import's CSV files", "push again")
     for other in others:
         files.merge(other)
     return files
 
 
-def _written_share(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:
+def left_keys(graph: nx.MultiDiGraph, nodes: Iterable[Any]) -> set[str]:
+    """The keys of these nodes whose rows CSV cannot carry (Cypher writes them, and the relationships at them)."""
+    return _nodes(graph, {}, lambda _: 0, nodes).left
+
+
+def write_part_files(graph: nx.MultiDiGraph, nodes: list[Any], folder: Path, prefix: str, *, push: int,
+                     over_time: dict[str, dict[str, Any]], left: set[str]) -> ImportFiles:
+    """One part of a graph too large for one process (`graph` holds the part's `nodes` and the other ends of their
+    edges, with their labels): the part's nodes and the relationships leaving them as CSV files `prefix`-N.csv in
+    `folder`; `left`: the keys of every part whose rows Cypher writes (left_keys)."""
+    found = _nodes(graph, over_time, lambda _: 0, nodes)
+    found.left = left
+    found.share = defaultdict(lambda: 1, found.share)
+    return _written_share(graph, found, folder, push, 0, nodes, prefix)
+
+
+def _written_share(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int, mine: list[Any],
+                   prefix: str = "") -> ImportFiles:
     """One writer's share (see _share_files); an unexpected error as the push's error, with its words."""
     try:
-        return _share_files(graph, nodes, folder, push, part)
+        return _share_files(graph, nodes, folder, push, part, mine, prefix or str(part))
     except PaperkgError:
         raise
     except Exception as error:
         raise PaperkgError(f"--bulk-import: writing the CSV files failed: {error!r}", ExitCode.SERVER) from error
 
 
-def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int) -> ImportFiles:
-    """The relationships leaving the nodes of writer `part`, then those nodes with their digests, as CSV files
-    (a paper's relationships are its writer's, so it knows whether Cypher writes any of them)."""
-    files = _CsvFiles(folder, f"{part}-")
+def _share_files(graph: nx.MultiDiGraph, nodes: _Nodes, folder: Path, push: int, part: int, mine: list[Any],
+                 prefix: str) -> ImportFiles:
+    """The relationships leaving the nodes of writer `part` (`mine`, in the graph's order, as a push folds rows),
+    then those nodes with their digests, as CSV files (a paper's relationships are its writer's, so it knows
+    whether Cypher writes any of them)."""
+    files = _CsvFiles(folder, f"{prefix}-")
     found = files.files
     rels: dict[tuple[str, str, str], dict[tuple[Any, Any], dict[str, Any]]] = defaultdict(dict)
-    mine = [node for node in graph if nodes.share[node] == part]  # in the graph's order, as a push folds rows
     for source, target, key, attrs in model.edges(graph, mine):
         group, row = rel_row(graph, source, target, key, attrs)
         rels[group][row["source"], row["target"]] = row

@@ -503,8 +503,28 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
               on_batch: Callable[[int], None] | None = None, counts: Counts | None = None,
               trends: Trends | None = None) -> tuple[int, ImportFiles]:
     """The first push into the empty database of the local server run from `home`: the server stopped
-    while the graph is written as CSV, `neo4j-admin database import`, the server started, then by Cypher
-    the schema, the push record and what CSV cannot carry. Returns the push and the files' account."""
+    while the graph is written as CSV, then load_import_files. Returns the push and the files' account."""
+    return load_import_files(lambda folder: write_import_files(graph, folder, push=1, trends=trends),
+                             counts or graph_counts(graph), target, home, source, on_batch)
+
+
+def push_import_files(files: ImportFiles, target: Neo4jTarget, home: Path, source: str) -> PushReport:
+    """A build's import files (a build at scale writes them: orchestrate/dask_assembly.py) into the empty database
+    of the local server run from `home`, with the counts checked as a push checks them."""
+    began = time.perf_counter()
+    counts = (dict(sorted(files.nodes.items())), dict(sorted(files.rels.items())))
+    push, _ = load_import_files(lambda _: files, counts, target, home, source)
+    with open_driver(target) as driver:
+        nodes, rels = read_totals(driver, target.database, counts)
+    return _checked(PushReport(push, nodes, rels, time.perf_counter() - began,
+                               rows_written=sum(files.nodes.values()) + sum(files.rels.values())), target)
+
+
+def load_import_files(write: Callable[[Path], ImportFiles], counts: Counts, target: Neo4jTarget, home: Path,
+                      source: str, on_batch: Callable[[int], None] | None = None) -> tuple[int, ImportFiles]:
+    """The import files `write` gives (writing them into the folder it is given, or made already) loaded into the
+    empty database of the local server run from `home`: the server stopped meanwhile, `neo4j-admin database
+    import`, the server started, then by Cypher the schema, the push record and what CSV cannot carry."""
     server = LocalServer(home)
     server.check(target.uri)
     with open_driver(target) as driver, driver.session(database=target.database) as session:
@@ -517,7 +537,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
     with tempfile.TemporaryDirectory(prefix="paperkg-import-", dir=home) as folder:
         stopping = server.stop()
         try:
-            files = write_import_files(graph, Path(folder), push=1, trends=trends)
+            files = write(Path(folder))
             log.info("bulk import: CSV files written at %.1f s", time.perf_counter() - began)
             server.stopped(stopping)
             server.import_files(target.database, files, Path(folder) / "import.report")
@@ -528,7 +548,7 @@ def bulk_load(graph: nx.MultiDiGraph, target: Neo4jTarget, home: Path, source: s
             log.info("bulk import: server started at %.1f s", time.perf_counter() - began)
     with open_driver(target) as driver:
         apply_schema(driver, target.database, wait=False)  # the other indexes populate while Cypher writes
-        push = start_push(driver, target.database, counts or graph_counts(graph), source)
+        push = start_push(driver, target.database, counts, source)
         if push != 1:
             raise PaperkgError(f"--bulk-import: {_describe(target)} was written to during the import.",
                                ExitCode.SERVER)

@@ -2,7 +2,8 @@
 reading and writing files in a work folder, so that no process holds the corpus (orchestrate/dask_assembly.py
 runs the steps on Dask). The decisions are decisions.py's, the builder's own:
 
-1. `read_definitions` (a partition): the short forms its papers define, its synonym pairs, its refusals.
+1. `read_definitions` (a partition): the short forms its papers define, its synonym pairs, its refusals; its
+   papers parsed and admitted once, saved for steps 2 and 5.
    The client joins them into the corpus' short forms and groups of forms (builder.corpus_groups).
 2. `vote_partition` (a partition): its papers' per-name tables (decisions.NameVotes), one file per bucket of
    group roots, with the roots it will ask for.
@@ -38,7 +39,7 @@ from paperkg.admit.refusals import RefusalTable
 from paperkg.admit.edge_confidence import shipped_calibration
 from paperkg.admit.relation_ends import end_refusal
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode
-from paperkg.core.schema import RELATION_FLOOR, Extraction, RelType, enum_member
+from paperkg.core.schema import RELATION_FLOOR, Extraction, NodeLabel, RelType, enum_member
 
 from .decisions import (NameVotes, NodeChoice, PaperUses, Target, add_aliases, decide_node, define_short_forms,
                         entity_node, intake, paper_edges, paper_node, paper_targets, relation_edge,
@@ -106,6 +107,9 @@ class Work:
     def final(self, name: str) -> Path:
         return self.folder / "final" / f"{name}.pkl"
 
+    def intake(self, part: int) -> Path:
+        return self.folder / "intake" / f"p{part:05d}.pkl"
+
 
 def papers_of(shard: Path, thesaurus: dict[str, str]) -> Iterator[tuple[Extraction, Any]]:
     """A shard's records in paper-id order (as the builder takes them), each with its admission."""
@@ -128,16 +132,23 @@ class Definitions:
     ids: np.ndarray
 
 
-def read_definitions(shard: Path, thesaurus: dict[str, str]) -> Definitions:
-    """Step 1 on one partition."""
+def read_definitions(part: int, shard: Path, thesaurus: dict[str, str], work: Work) -> Definitions:
+    """Step 1 on one partition; its papers, parsed and admitted once, saved for the later steps (each paper's node
+    and uses, pickled one after the other: read back a paper at a time, about four times as fast as parsing)."""
     shorts, merges, refusals, ids = ShortForms(), [], RefusalTable(), []
     evidence = EvidenceFactory()
-    for record, admitted in papers_of(shard, thesaurus):
-        ids.append(key_hash(record.paper.id))
-        refusals.add_names(admitted.refused_names)
-        refusals.add_relations(admitted.refused_relations)
-        merges += [(name, other, "synonym-of", record.paper.id) for name, other in admitted.synonyms]
-        define_short_forms(shorts, intake(admitted, evidence))
+    work.intake(part).parent.mkdir(parents=True, exist_ok=True)
+    with open(work.intake(part), "wb") as handle:
+        pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+        for record, admitted in papers_of(shard, thesaurus):
+            ids.append(key_hash(record.paper.id))
+            refusals.add_names(admitted.refused_names)
+            refusals.add_relations(admitted.refused_relations)
+            merges += [(name, other, "synonym-of", record.paper.id) for name, other in admitted.synonyms]
+            entry = intake(admitted, evidence)
+            define_short_forms(shorts, entry)
+            pickler.dump((paper_node(record.paper), entry))
+            pickler.clear_memo()
     empty = RefusalTable()
     empty.update(refusals)  # tallies cut to what the table shows
     return Definitions(shorts, merges, empty, np.array(ids, dtype=np.int64))
@@ -147,8 +158,8 @@ class PaperTargets:
     """One paper of a partition with its uses' target forms and group roots, its merge notes (by root) and
     the roots of the short forms it leaves undefined."""
 
-    def __init__(self, record: Extraction, entry: PaperUses, shorts: ShortForms, groups: UnionFind) -> None:
-        self.record, self.entry = record, entry
+    def __init__(self, node: PaperNode, entry: PaperUses, shorts: ShortForms, groups: UnionFind) -> None:
+        self.node, self.entry = node, entry
         self.targets, notes = paper_targets(entry, shorts)
         self.roots = [groups.find(target) if target else None for target in self.targets]
         self.notes = [(groups.find(note.form), note) for note in notes]
@@ -159,18 +170,20 @@ class PaperTargets:
             self.undefined.append(groups.find(found[0]) if found else None)
 
 
-def _partition(shard: Path, thesaurus: dict[str, str], work: Work) -> Iterator[PaperTargets]:
+def _partition(part: int, work: Work) -> Iterator[PaperTargets]:
+    """A partition's papers as step 1 saved them, with their targets in the corpus."""
     shorts, groups = _corpus(str(work.corpus))
-    evidence = EvidenceFactory()
-    for record, admitted in papers_of(shard, thesaurus):
-        yield PaperTargets(record, intake(admitted, evidence), shorts, groups)
+    with open(work.intake(part), "rb") as handle:
+        while handle.peek(1):
+            node, entry = pickle.load(handle)  # each paper pickled on its own (read_definitions)
+            yield PaperTargets(node, entry, shorts, groups)
 
 
-def vote_partition(part: int, shard: Path, thesaurus: dict[str, str], work: Work) -> None:
+def vote_partition(part: int, work: Work) -> None:
     """Step 2 on one partition: per bucket of roots, the tables of its roots and the roots it will ask for."""
     tables: list[dict[str, NameVotes]] = [{} for _ in range(work.buckets)]
     asked: list[set[str]] = [set() for _ in range(work.buckets)]
-    for paper in _partition(shard, thesaurus, work):
+    for paper in _partition(part, work):
         for use, target, root in zip(paper.entry.uses, paper.targets, paper.roots):
             if use is not None and root is not None and target is not None:
                 bucket = bucket_of(root, work.buckets)
@@ -258,7 +271,7 @@ class Adds:
     ends: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def edge_partition(part: int, shard: Path, thesaurus: dict[str, str], work: Work) -> RefusalTable:
+def edge_partition(part: int, work: Work) -> RefusalTable:
     """Step 5 on one partition: its paper nodes and their edges (as they will be written), and by key bucket
     what it adds to entities and relations; returns its one-node refusals."""
     answers: dict[str, tuple[str, str, str, bool]] = {}
@@ -273,9 +286,9 @@ def edge_partition(part: int, shard: Path, thesaurus: dict[str, str], work: Work
         found = answers.get(root) if root is not None else None
         return Target(found[0], found[3]) if found else None
 
-    for paper in _partition(shard, thesaurus, work):
+    for paper in _partition(part, work):
         entry = paper.entry
-        papers.append((entry.key, paper_node(paper.record.paper)))
+        papers.append((entry.key, paper.node))
         found = paper_edges(entry, [target(root) for root in paper.roots], [target(root) for root in paper.undefined])
         for key, count in found.mentions.items():
             add = adds[bucket_of(key, work.buckets)]
@@ -344,14 +357,18 @@ def final_names(work: Work, parts: int) -> list[Path]:
     return [work.papers(part) for part in range(parts)] + [work.final(f"k{b:04d}") for b in range(work.buckets)]
 
 
-def metric_numbers(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, bool]:
-    """A final file's node keys and its edges as key numbers and counts (what the metrics need), and whether
-    they are relations between entities (a key bucket's) rather than papers' edges."""
+LABELS = tuple(label.value for label in NodeLabel)  # a node's label as its number here (label_numbers)
+
+
+def metric_numbers(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A final file's node keys with their labels' numbers, and its edges as key numbers and counts (what the
+    metrics and the outputs drawn from them need)."""
     nodes, edges = _load(path)
+    labels = np.array([LABELS.index(attrs["label"]) for _, attrs in nodes], dtype=np.int8)
     heads = np.array([key_hash(source) for source, *_ in edges], dtype=np.int64)
     tails = np.array([key_hash(target) for _, target, *_ in edges], dtype=np.int64)
     counts = np.array([data["count"] for *_, data in edges], dtype=np.int64)
-    return [key for key, _ in nodes], heads, tails, counts, path.parent.name == "final"
+    return [key for key, _ in nodes], labels, heads, tails, counts
 
 
 def write_parts(path: Path, metrics_file: Path, folder: Path) -> dict[str, int]:
@@ -371,7 +388,7 @@ def with_metrics(path: Path, metrics_file: Path) -> tuple[list[tuple[str, dict[s
                                                           list[tuple[str, str, str, dict[str, Any]]]]:
     """A final file's nodes with their metrics (the client's arrays by key number), and its edges."""
     nodes, edges = _load(path)
-    numbers, degree, pagerank, community = _metrics(str(metrics_file))
+    numbers, degree, pagerank, community, _ = _metrics(str(metrics_file))
     where = np.searchsorted(numbers, np.array([key_hash(key) for key, _ in nodes], dtype=np.int64))
     for (_, attrs), at in zip(nodes, where.tolist()):
         attrs["degree"], attrs["pagerank"], attrs["community"] = (
@@ -382,7 +399,14 @@ def with_metrics(path: Path, metrics_file: Path) -> tuple[list[tuple[str, dict[s
 @lru_cache(maxsize=1)
 def _metrics(path: str) -> tuple[np.ndarray, ...]:
     with np.load(path) as data:
-        return tuple(data[name] for name in ("numbers", "degree", "pagerank", "community"))
+        return tuple(data[name] for name in ("numbers", "degree", "pagerank", "community", "label"))
+
+
+def labels_of(keys: list[str], metrics_file: Path) -> list[str]:
+    """The labels of nodes of any part, by their keys (from the metrics file's numbers)."""
+    numbers, *_, labels = _metrics(str(metrics_file))
+    where = np.searchsorted(numbers, np.array([key_hash(key) for key in keys], dtype=np.int64))
+    return [LABELS[number] for number in labels[where].tolist()]
 
 
 def json_line(item: dict[str, Any]) -> str:

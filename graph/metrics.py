@@ -19,6 +19,8 @@ from .louvain import louvain_communities
 
 SEED = 42
 ALPHA, MAX_ITER, TOL = 0.85, 100, 1.0e-6  # nx.pagerank's defaults
+TOP_ENTITIES = 10_000  # communities at scale: Louvain on this many entities (top_communities)
+PAIRS_PER_PAPER = 30  # ... joined by the first this many of a paper's top entities
 
 
 def add_metrics(graph: nx.MultiDiGraph) -> None:
@@ -50,24 +52,89 @@ class Metrics(NamedTuple):
 
 
 def node_metrics(size: int, heads: np.ndarray, tails: np.ndarray, weights: np.ndarray,
-                 communities_of: np.ndarray | None = None) -> Metrics:
+                 papers: np.ndarray | None = None) -> Metrics:
     """The metrics of nodes 0..size-1 (numbered in key order) joined by the edges heads[i] -> tails[i] with
-    count weights[i], in any order. `communities_of` (a mask of edges) limits Louvain to those edges: the
-    nodes of no such edge get community -1 (docs/guides/large-corpora.md: the entity graph at scale)."""
+    count weights[i], in any order. With `papers` (a mask of the nodes that are papers), communities at scale:
+    Louvain on the top entities' co-occurrence, the others labelled from it (top_communities)."""
     degrees = (np.bincount(heads, minlength=size) + np.bincount(tails, minlength=size)).tolist()
     pagerank = _pagerank(size, *_summed_pairs(heads, tails, weights, size)).tolist()  # Python floats
-    if communities_of is not None:
-        heads, tails, weights = heads[communities_of], tails[communities_of], weights[communities_of]
+    if papers is not None:
+        return Metrics(degrees, pagerank, top_communities(size, heads, tails, weights, papers).tolist())
     low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, size)
-    members = np.unique(np.concatenate([low, high])) if communities_of is not None else np.arange(size)
-    numbers = np.searchsorted(members, low), np.searchsorted(members, high)  # Louvain over the members only
-    found = louvain_communities(len(members), _as_ints(*numbers, pair_weights), SEED)
+    found = louvain_communities(size, _as_ints(low, high, pair_weights), SEED)
+    return Metrics(degrees, pagerank, _numbered(size, np.arange(size), found).tolist())
+
+
+def _numbered(size: int, members: np.ndarray, found: list[set[int]]) -> np.ndarray:
+    """Each node's community (0 = the largest, ties by their first node; -1: none) from Louvain's communities of
+    `members` (numbered among themselves)."""
     ordered = sorted((sorted(members[list(c)].tolist()) for c in found), key=lambda c: (-len(c), c[0]))
-    community = [-1] * size
+    community = np.full(size, -1, dtype=np.int64)
     for number, nodes in enumerate(ordered):
-        for node in nodes:
-            community[node] = number
-    return Metrics(degrees, pagerank, community)
+        community[nodes] = number
+    return community
+
+
+def top_communities(size: int, heads: np.ndarray, tails: np.ndarray, weights: np.ndarray, papers: np.ndarray,
+                    top: int = TOP_ENTITIES, per_paper: int = PAIRS_PER_PAPER) -> np.ndarray:
+    """Communities at scale (docs/guides/large-corpora.md): Louvain on the `top` entities in the most papers,
+    joined by the papers they share (the first `per_paper` of a paper's top entities) and by their relations;
+    then each paper takes the community most of its top entities are in, each other entity the one most of its
+    papers are in, and a paper without a top entity the one most of its entities are in (ties: the lower
+    number). Nodes in none: -1. Memory: a few arrays of the edges' length; Louvain holds the reduced graph."""
+    from_paper = papers[heads] & ~papers[tails]
+    paper_of, entity_of = heads[from_paper], tails[from_paper]
+    pairs = np.unique(paper_of * size + entity_of)  # a paper's entity once, whatever its roles
+    paper_of, entity_of = pairs // size, pairs % size
+    counts = np.bincount(entity_of, minlength=size)
+    ranked = np.lexsort((np.arange(size), -counts))
+    chosen = ranked[:min(top, int((counts > 0).sum()))]
+    members = np.sort(chosen)
+    is_top = np.zeros(size, dtype=bool)
+    is_top[members] = True
+    keep = is_top[entity_of]
+    low, high = _shared_papers(paper_of[keep], entity_of[keep], per_paper)
+    related = ~from_paper & is_top[heads] & is_top[tails] & (heads != tails)
+    low = np.concatenate([low, np.minimum(heads, tails)[related]])
+    high = np.concatenate([high, np.maximum(heads, tails)[related]])
+    together = np.concatenate([np.ones(len(low) - int(related.sum()), dtype=np.int64), weights[related]])
+    low, high, together = _summed_pairs(low, high, together, size)
+    numbers = np.searchsorted(members, low), np.searchsorted(members, high)
+    community = _numbered(size, members, louvain_communities(len(members), _as_ints(*numbers, together), SEED))
+    community[~is_top] = -1
+    _take_most_common(community, paper_of[keep], community[entity_of[keep]], size)
+    rest = ~is_top[entity_of]
+    _take_most_common(community, entity_of[rest], community[paper_of[rest]], size)
+    _take_most_common(community, paper_of, community[entity_of], size)
+    return community
+
+
+def _shared_papers(paper_of: np.ndarray, entity_of: np.ndarray, per_paper: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (lower, higher) of entities named by one paper (sorted by paper then entity), once per paper
+    and pair, among the first `per_paper` entities of each paper."""
+    lows, highs = [], []
+    for step in range(1, per_paper):
+        same = paper_of[step:] == paper_of[:-step]
+        if not same.any():
+            break
+        lows.append(entity_of[:-step][same])
+        highs.append(entity_of[step:][same])
+    if not lows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(lows), np.concatenate(highs)
+
+
+def _take_most_common(community: np.ndarray, nodes: np.ndarray, found: np.ndarray, size: int) -> None:
+    """Nodes with no community (-1) take the community most of their `found` (one per pair) are in."""
+    known = (found >= 0) & (community[nodes] < 0)
+    if not known.any():
+        return
+    votes, tally = np.unique(nodes[known] * size + found[known], return_counts=True)
+    node, number = votes // size, votes % size
+    order = np.lexsort((number, -tally, node))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = node[order][1:] != node[order][:-1]
+    community[node[order][first]] = number[order][first]
 
 
 def _summed_pairs(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,

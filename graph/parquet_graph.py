@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from paperkg.core.atomic import atomic_write
+from paperkg.core.schema import NodeLabel
 from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
 
-NODES, EDGES, EVIDENCE = "nodes", "edges", "evidence"
-DATASETS = (NODES, EDGES, EVIDENCE)
+if TYPE_CHECKING:
+    import networkx as nx
+
+NODES, EDGES, EVIDENCE, NAMES = "nodes", "edges", "evidence", "names"
+DATASETS = (NODES, EDGES, EVIDENCE, NAMES)
 _BATCH = 8192
 _NODE_COLUMNS = ("degree", "pagerank", "community", "papers")
+# an evidence item's fields, in the order graph.json holds them (sorted: a paper's digest reads the items as they are)
+_ITEM_FIELDS = ("confidence", "end", "extractor", "paper", "sentence", "sentence_start", "start")
 
 
 def write_part(folder: Path, name: str, nodes: list[tuple[str, dict[str, Any]]],
@@ -43,8 +49,7 @@ def write_part(folder: Path, name: str, nodes: list[tuple[str, dict[str, Any]]],
     edge_columns: dict[str, list[Any]] = {name: [] for name in ("source", "target", "type", "count", "confidence",
                                                                 "attributes")}
     evidence_columns: dict[str, list[Any]] = {name: [] for name in (
-        "source", "target", "type", "rank", "paper", "sentence", "sentence_start", "start", "end", "extractor",
-        "confidence")}
+        "source", "target", "type", "rank", *_ITEM_FIELDS)}
     for source, target, kind, data in edges:
         for column, value in zip(("source", "target", "type", "count", "confidence"),
                                  (source, target, kind, data["count"], data["confidence"])):
@@ -54,14 +59,42 @@ def write_part(folder: Path, name: str, nodes: list[tuple[str, dict[str, Any]]],
         for rank, item in enumerate(data["evidence"]):
             for column, value in (("source", source), ("target", target), ("type", kind), ("rank", rank)):
                 evidence_columns[column].append(value)
-            for column in ("paper", "sentence", "sentence_start", "start", "end", "extractor", "confidence"):
+            for column in _ITEM_FIELDS:
                 evidence_columns[column].append(item[column])
     counts = {}
-    for dataset, columns in ((NODES, node_columns), (EDGES, edge_columns), (EVIDENCE, evidence_columns)):
+    for dataset, columns in ((NODES, node_columns), (EDGES, edge_columns), (EVIDENCE, evidence_columns),
+                             (NAMES, _names(nodes))):
         (folder / dataset).mkdir(parents=True, exist_ok=True)
         pq.write_table(pa.table(columns), folder / dataset / f"{name}.parquet", compression="zstd")
         counts[dataset] = len(next(iter(columns.values())))
     return counts
+
+
+def _names(nodes: list[tuple[str, dict[str, Any]]]) -> dict[str, list[Any]]:
+    """The names index of a part: one row per entity name and alias (casefolded, as searched), in that order."""
+    rows = sorted((text.casefold(), text, attrs["name"], key, attrs["label"], attrs.get("papers", 0))
+                  for key, attrs in nodes if attrs["label"] != NodeLabel.PAPER.value
+                  for text in {attrs["name"], *attrs.get("aliases", ())})
+    return {name: [row[at] for row in rows]
+            for at, name in enumerate(("folded", "matched", "name", "key", "label", "papers"))}
+
+
+def find_names(folder: Path, text: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The entities whose name or an alias holds `text` (any case), those in the most papers first, each with the
+    first name or alias that matched: the search over all names of a build at scale (its names/ parts; the views
+    draw only the top of the corpus)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    found: dict[str, dict[str, Any]] = {}
+    for path in _parts(folder, NAMES):
+        table = pq.read_table(path)
+        if not table.num_rows:
+            continue
+        for row in table.filter(pc.match_substring(table["folded"], text.casefold())).to_pylist():
+            row.pop("folded")
+            found.setdefault(row["key"], row)
+    return sorted(found.values(), key=lambda row: (-row["papers"], row["name"], row["key"]))[:limit]
 
 
 def _rows(path: Path, columns: list[str]) -> Iterator[dict[str, Any]]:
@@ -73,36 +106,75 @@ def _rows(path: Path, columns: list[str]) -> Iterator[dict[str, Any]]:
             yield from batch.to_pylist()
 
 
-def _parts(folder: Path, dataset: str) -> list[Path]:
+def _parts(folder: Path, dataset: str, parts: list[str] | None = None) -> list[Path]:
+    """A dataset's part files (those named, with `parts`)."""
+    if parts is not None:
+        return [folder / dataset / f"{name}.parquet" for name in parts]
     return sorted((folder / dataset).glob("*.parquet"))
 
 
-def nodes(folder: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(key, attributes) of every node, in key order."""
-    streams = [_rows(path, ["key", "attributes"]) for path in _parts(folder, NODES)]
+def part_names(folder: Path) -> list[str]:
+    """The names of the parts (one file each in nodes/, edges/ and evidence/)."""
+    return [path.stem for path in _parts(folder, NODES)]
+
+
+def nodes(folder: Path, parts: list[str] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(key, attributes) of every node (of the named parts only, with `parts`), in key order."""
+    streams = [_rows(path, ["key", "attributes"]) for path in _parts(folder, NODES, parts)]
     for row in heapq.merge(*streams, key=lambda row: row["key"]):
         yield row["key"], json.loads(row["attributes"])
 
 
-def edges(folder: Path) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
-    """(source, target, type, attributes with their evidence) of every edge, in (source, target, type) order."""
+def edges(folder: Path, parts: list[str] | None = None) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    """(source, target, type, attributes with their evidence) of every edge (of the named parts only, with
+    `parts`), in (source, target, type) order."""
     def order(row: dict[str, Any]) -> tuple[str, str, str]:
         return row["source"], row["target"], row["type"]
 
-    rows = heapq.merge(*(_rows(path, ["source", "target", "type", "attributes"]) for path in _parts(folder, EDGES)),
-                       key=order)
-    evidence = heapq.merge(*(_rows(path, None) for path in _parts(folder, EVIDENCE)),  # type: ignore[arg-type]
+    rows = heapq.merge(*(_rows(path, ["source", "target", "type", "attributes"])
+                         for path in _parts(folder, EDGES, parts)), key=order)
+    evidence = heapq.merge(*(_rows(path, None) for path in _parts(folder, EVIDENCE, parts)),  # type: ignore[arg-type]
                            key=lambda row: (*order(row), row["rank"]))
     pending = next(evidence, None)
     for row in rows:
         data = json.loads(row["attributes"])
         items = []
         while pending is not None and order(pending) == order(row):
-            items.append({name: pending[name] for name in ("paper", "sentence", "sentence_start", "start", "end",
-                                                           "extractor", "confidence")})
+            items.append({name: pending[name] for name in _ITEM_FIELDS})
             pending = next(evidence, None)
         data["evidence"] = items
         yield row["source"], row["target"], row["type"], data
+
+
+def part_graph(folder: Path, part: str,
+               labels_of: Callable[[list[str]], list[str]]) -> tuple[nx.MultiDiGraph, list[str]]:
+    """One part as a graph: its nodes and edges, and the other ends of its edges with their labels only
+    (`labels_of` their keys); with the part's node keys."""
+    import networkx as nx
+
+    graph = nx.MultiDiGraph(**graph_attributes())
+    graph.add_nodes_from(nodes(folder, [part]))
+    own = list(graph)
+    found = list(edges(folder, [part]))
+    ends = sorted({end for source, target, _, _ in found for end in (source, target)} - set(own))
+    graph.add_nodes_from((key, {"label": label}) for key, label in zip(ends, labels_of(ends)))
+    graph.add_edges_from((source, target, kind, data) for source, target, kind, data in found)
+    return graph, own
+
+
+def view_rows(folder: Path, part: str, papers_below: int, entities: frozenset[str] | None
+              ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, str, str, dict[str, Any]]]]:
+    """What a part gives the views' sample of the corpus: without `entities`, its papers whose key number is at
+    most `papers_below` with their edges; with them, those entity nodes and the relations between them."""
+    from .assembly import key_hash
+
+    if entities is None:
+        kept = [(key, attrs) for key, attrs in nodes(folder, [part])
+                if attrs["label"] == NodeLabel.PAPER.value and key_hash(key) <= papers_below]
+        keys = {key for key, _ in kept}
+        return kept, [edge for edge in edges(folder, [part]) if edge[0] in keys]
+    return ([(key, attrs) for key, attrs in nodes(folder, [part]) if key in entities],
+            [edge for edge in edges(folder, [part]) if edge[0] in entities and edge[1] in entities])
 
 
 def graph_attributes() -> dict[str, Any]:

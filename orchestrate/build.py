@@ -133,7 +133,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
         inputs = input_set(run.read, staged.earlier_inputs)
-        exported, summary.trends = _write_graph_files(graph, refusals, out.staging, options, _title(inputs),
+        exported, summary.trends = _write_graph_files(graph, refusals, out.staging, options, view_title(inputs),
                                                       summary.steps)
         files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
         manifest = Manifest(files={name: files[name] for name in OUTPUTS}, inputs=inputs,
@@ -396,7 +396,7 @@ def _count_papers(graph: nx.MultiDiGraph) -> int:
     return sum(1 for _ in model.papers(graph))
 
 
-def _title(inputs: list[dict[str, Any]]) -> str:
+def view_title(inputs: list[dict[str, Any]]) -> str:
     """graph.html's title: the names of the input files (of every build an --update added to), a folder's
     name for the files of a folder that holds more than one of them."""
     paths = [Path(item["path"]) for item in inputs]

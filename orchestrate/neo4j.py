@@ -94,9 +94,14 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
 
 def push(graph_file: Path, target: Neo4jTarget, err: Console, batch_size: int | None = None,
          replace: bool = False, bulk_import: Path | None = None) -> PushReport:
-    """Load a saved graph (graph.json or graph.graphml) with its build's trends and push it."""
-    from paperkg.graph.exports import read_graph
+    """Load a saved graph (graph.json or graph.graphml) with its build's trends and push it; a build at scale
+    (`build --dask`: its folder) loads its import files with --bulk-import."""
+    from paperkg.graph.exports import graph_path, read_graph
     from paperkg.orchestrate.artifact import trends_layer
+
+    if import_account(graph_file).is_file() and (bulk_import is not None or not (graph_file / "graph.json").is_file()):
+        return push_at_scale(graph_file, target, bulk_import)
+    graph_file = graph_path(graph_file)
 
     return push_to_neo4j(read_graph(graph_file), target, err, batch_size=batch_size, replace=replace,
                          source=str(graph_file), bulk_import=bulk_import, trends=trends_layer(graph_file))
@@ -202,3 +207,33 @@ def _suggest(named: NamedQuery, given: dict[str, str], target: Neo4jTarget, err:
             err.print(f"{param.name} {given[param.name]!r}: {hint}.", highlight=False)
 
 
+
+
+def import_account(folder: Path) -> Path:
+    """The account of a build's Neo4j import files (orchestrate/dask_assembly.py writes them)."""
+    from paperkg.orchestrate.dask_assembly import IMPORT, IMPORT_ACCOUNT
+
+    return Path(folder) / IMPORT / IMPORT_ACCOUNT
+
+
+def push_at_scale(folder: Path, target: Neo4jTarget, bulk_import: Path | None) -> PushReport:
+    """A build at scale's import files (its Parquet parts' rows, written by the build's workers) into the empty
+    database of a local server with neo4j-admin's importer; its counts read back and checked."""
+    from paperkg.core.output_folder import checked_output
+    from paperkg.cypher.bulk_import import ImportFiles
+    from paperkg.cypher.writer import CountMismatch, push_import_files
+
+    if bulk_import is None:
+        raise PaperkgError(f"{folder} is a build at scale (build --dask) without graph.json: push it with "
+                           "--bulk-import NEO4J_HOME (a local server's home, its database empty), or build it with "
+                           "--graph-files and push graph.json.", ExitCode.USAGE)
+    account = import_account(folder)
+    checked_output(account, Path(folder))
+    files = ImportFiles.from_json(account.read_text(encoding="utf8"), Path(folder).resolve())
+    try:
+        report = push_import_files(files, target, bulk_import, str(folder))
+    except CountMismatch as mismatch:
+        Console().print(counts_table(mismatch.report))
+        raise
+    Console().print(counts_table(report))
+    return report

@@ -15,7 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
+from paperkg import (__version__, cli_eval, cli_names, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view,
+                     cli_why)
 from paperkg.cli_output import MinConfidenceOption, err, print_warnings
 from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -118,7 +119,8 @@ JobsOption = Annotated[Optional[int], typer.Option(
 
 
 def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions: bool, update: bool,
-                jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None) -> None:
+                jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None,
+                view: ViewOptions) -> None:
     """`paperkg build --from-extractions SHARDS --dask ADDRESS|local`: the assembly on Dask, then its summary."""
     from paperkg.admit.thesaurus import read_thesaurus
     from paperkg.processes.forked import available_cores
@@ -130,9 +132,9 @@ def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions
                            "--update).", ExitCode.USAGE)
     done = run_dask_build(inputs, output, address, workers=jobs or available_cores(), memory_limit=memory_limit,
                           graph_files=graph_files, thesaurus=read_thesaurus(thesaurus) if thesaurus else {},
-                          console=err)
+                          console=err, view=view)
     Console().print(f"{done.papers:,} papers: {sum(done.nodes.values()):,} nodes, {sum(done.edges.values()):,} "
-                    f"edges in {output}/ (nodes/, edges/, evidence/, " + ", ".join(
+                    f"edges in {output}/ (nodes/, edges/, evidence/, names/, neo4j-import/, " + ", ".join(
                         name for name in done.written if "/" not in name) + ")")
     Console().print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in done.steps.items()))
 
@@ -182,7 +184,8 @@ def build(
 
     check_build_folder(output)
     if dask is not None:
-        _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus)
+        _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus,
+                    ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
         return
     _check_warnings_file(warnings_file)
     settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
@@ -288,7 +291,7 @@ def stats(
     print_stats(graph_file, top, as_json, Console())
 
 
-for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why):
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why, cli_names):
     _commands.register(app)
 
 

@@ -74,10 +74,9 @@ def register(app: typer.Typer) -> None:
             "of this Neo4j home's local server: stop it, neo4j-admin database import, start it (faster).")] = None,
     ) -> None:
         """Load a graph into Neo4j: schema, batched idempotent MERGE, counts read back and checked."""
-        from paperkg.graph.exports import graph_path
         from paperkg.orchestrate.neo4j import push
 
-        push(graph_path(graph_file), make_target(_settings(uri, user, password, database)), err, batch_size, replace,
+        push(graph_file, make_target(_settings(uri, user, password, database)), err, batch_size, replace,
              bulk_import)
 
     @app.command("query", epilog="Examples:\n\n  paperkg query --list\n\n"

@@ -2,6 +2,7 @@
 build's graph: graph.json and GraphML byte for byte, from shards whose papers come in any order."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -40,11 +41,78 @@ def test_the_assembly_on_dask_writes_the_one_process_graph_byte_for_byte(built, 
     shards = sorted((built / "shards").iterdir())
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
         done = assemble(client, shards, tmp_path, {}, True, lambda items, _: items)
-    for name in ("graph.json", "graph.graphml"):
+    for name in ("graph.json", "graph.graphml", "trends.json", "views.json", "admission.json"):
         assert (tmp_path / name).read_bytes() == (built / "one" / name).read_bytes(), name
     assert done.papers == len(example_papers())
     assert sum(done.nodes.values()) == sum(1 for _ in parquet_graph.nodes(tmp_path))
     assert not (tmp_path / ".assembly").exists()
+
+
+@pytest.fixture(scope="module")
+def at_scale(built, tmp_path_factory):
+    """The example's shards built with `build --dask local` (two workers)."""
+    out = tmp_path_factory.mktemp("scale") / "out"
+    run_cli("build", "--from-extractions", str(built / "shards"), "-o", str(out), "--dask", "local", "--jobs", "2")
+    return out
+
+
+@pytest.mark.slow
+def test_a_build_at_scale_writes_the_views_layers_and_import_files_of_the_one_process_build(built, at_scale,
+                                                                                           tmp_path):
+    from paperkg.cypher.bulk_import import ImportFiles, write_import_files
+    from paperkg.graph.exports import read_graph
+    from paperkg.orchestrate.artifact import trends_layer
+
+    for name in ("graph.html", "papers.html", "trends.json", "views.json", "admission.json"):
+        titled = (at_scale / name).read_bytes().replace(b"shards/", b"papers.jsonl")
+        assert titled == (built / "one" / name).read_bytes(), name  # titled after their inputs
+    assert not (at_scale / "graph.json").exists() and not (at_scale / "extractions.jsonl").exists()
+    graph = read_graph(built / "one" / "graph.json")
+    one = write_import_files(graph, tmp_path, push=1, writers=1, trends=trends_layer(built / "one" / "graph.json"))
+    scale = ImportFiles.from_json((at_scale / "neo4j-import" / "import.json").read_text(encoding="utf8"), at_scale)
+    assert import_rows(scale) == import_rows(one)
+    assert (scale.nodes, scale.rels, scale.digests) == (one.nodes, one.rels, one.digests)
+    assert scale.leftover.nodes == one.leftover.nodes and scale.leftover.rels == one.leftover.rels
+
+
+def import_rows(files) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+    """Every row of the import files as (option, label or type, its fields by column), sorted: the same rows
+    however they are split into files."""
+    import csv
+
+    rows = []
+    for argument in files.arguments:
+        option, name, path = argument.split("=", 2)
+        with open(path, encoding="utf8", newline="") as handle:
+            header, *lines = list(csv.reader(handle))
+        rows += [(option, name, tuple(sorted(zip(header, line)))) for line in lines]
+    return sorted(rows)
+
+
+@pytest.mark.slow
+def test_the_names_of_a_build_at_scale_are_searched_whatever_the_views_draw(at_scale):
+    from paperkg.graph.parquet_graph import find_names, nodes
+
+    entities = [(key, attrs) for key, attrs in nodes(at_scale) if attrs["label"] != "Paper"]
+    key, attrs = max(entities, key=lambda item: (item[1]["papers"], item[0]))
+    found = find_names(at_scale, attrs["name"].upper())
+    assert found[0] == {"key": key, "name": attrs["name"], "matched": found[0]["matched"], "label": attrs["label"],
+                        "papers": attrs["papers"]}
+    assert all(attrs["name"].casefold() in row["matched"].casefold() for row in found)
+    assert all(row["matched"] in {row["name"], *dict(entities)[row["key"]].get("aliases", ())} for row in found)
+    assert find_names(at_scale, "no name holds this") == []
+    shown = run_cli("names", attrs["name"], str(at_scale), "--json", "--limit", "1")
+    assert [row["key"] for row in json.loads(shown.stdout)] == [key]
+    missing = run_cli("names", "x", str(at_scale / "nodes"), check=False)
+    assert missing.returncode == 2 and "names/" in missing.stderr
+
+
+@pytest.mark.slow
+def test_a_build_at_scale_is_pushed_with_its_import_files_only(at_scale, monkeypatch):
+    monkeypatch.setenv("NEO4J_PASSWORD", "unused")
+    result = run_cli("push", str(at_scale), check=False)
+    assert result.returncode == 2
+    assert "--bulk-import" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_dask_build_needs_saved_extractions(built, tmp_path):
