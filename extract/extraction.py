@@ -56,9 +56,17 @@ def _node_label(span_label: str) -> NodeLabel | None:
     return _NODE_LABELS.get(span_label)
 
 
+def titled_doc(nlp: Language, paper: PaperRecord) -> Doc:
+    """The paper's abstract as a Doc, tokenized, with the paper's title in doc._.paperkg_title."""
+    doc = nlp.make_doc(paper.abstract)
+    doc._.paperkg_title = paper.title
+    return doc
+
+
 def extract(nlp: Language, papers: Iterable[PaperRecord], batch_size: int = BATCH_SIZE) -> Iterator[Extraction]:
-    """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper."""
-    pairs = ((paper.abstract, paper) for paper in papers)
+    """Run the pipeline over paper records with nlp.pipe, yielding one Extraction per paper (each Doc knows its
+    paper's title: doc._.paperkg_title)."""
+    pairs = ((titled_doc(nlp, paper), paper) for paper in papers)
     key = entities_key(nlp)
     for doc, paper in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         yield doc_to_extraction(doc, paper, key)
