@@ -23,11 +23,12 @@ from paperkg.admit.relation_ends import edge_refusal, end_refusal
 from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key, group_form
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
-from paperkg.core.schema import (PAPER_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION, SYMMETRIC_REL_TYPES,
-                                 NodeLabel, PaperRecord, RelType, enum_member)
+from paperkg.core.schema import (PAPER_REL_TYPES, RESULT_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION,
+                                 SYMMETRIC_REL_TYPES, NodeLabel, PaperRecord, RelType, enum_member)
 
 from .evidence import CompactEvidence, EvidenceFactory
 from .metrics import add_metrics
+from .results import PendingResult, add_results, pending_results
 from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
@@ -69,6 +70,7 @@ class _Paper:
     uses: list[_Use | None]      # aligned with the record's entities; None: not a node
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[_Undefined]
+    results: list[PendingResult] = field(default_factory=list)
     defines: dict[str, tuple[str, str]] = field(default_factory=dict)  # short form -> its long form's (form, name)
 
 
@@ -108,7 +110,9 @@ class GraphBuilder:
         undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
             paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
             for item in record.undefined_acronyms]
-        entry = _Paper(pkey, paper.id, uses, relations, undefined)
+        entry = _Paper(pkey, paper.id, uses, relations, undefined,
+                       pending_results(paper, record.results, sentences, lambda i: record.entities[i].sentence,
+                                       self.evidence))
         for use in uses:
             if use is not None and use.short and not use.bare:
                 entry.defines.setdefault(use.short, (use.form, use.name))
@@ -257,7 +261,7 @@ class GraphBuilder:
 
     def _add_edges(self, entry: _Paper, keys: list[str | None], shorts: ShortForms, groups: UnionFind,
                    nodes: dict[str, str]) -> None:
-        """A paper's edges to its entities (one per entity, its strongest role), its relations, and
+        """A paper's edges to its entities (one per entity, its strongest role), its relations, its results, and
         MENTIONS edges for the short forms it leaves undefined that the corpus resolves."""
         strongest: dict[str, RelType] = {}
         for use, key in zip(entry.uses, keys):
@@ -273,6 +277,7 @@ class GraphBuilder:
             if use is not None and key is not None:
                 self._add_edge(entry.key, key, strongest[key], use.evidence)
         self._add_relations(entry, keys)
+        add_results(self.graph, entry.key, entry.results, keys, self._add_edge)
         context = {use.form for use in entry.uses if use is not None}
         for item in entry.undefined:
             found = _resolve(item.short, entry, shorts, context)
@@ -305,12 +310,12 @@ class GraphBuilder:
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
         thing to relate (a quality, a language in a Dataset slot: relation_ends.py), noting each as refused;
-        entity types are final now."""
+        entity types are final now (a paper's roles and a result's edges are no entity-entity relations)."""
         nodes = dict(model.nodes(self.graph))
         refused = lru_cache(maxsize=None)(end_refusal)  # each node judged once
         misfits = []
         for u, v, k, data in model.edges(self.graph):
-            if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES:
+            if (kind := enum_member(RelType, k)) in PAPER_REL_TYPES or kind in RESULT_REL_TYPES:
                 continue
             reason = edge_refusal(kind, (nodes[u]["name"], nodes[u]["label"]), (nodes[v]["name"], nodes[v]["label"]),
                                   refused)

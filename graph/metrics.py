@@ -14,6 +14,8 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
+from paperkg.core.schema import NodeLabel
+
 from .louvain import louvain_communities
 
 SEED = 42
@@ -21,14 +23,16 @@ ALPHA, MAX_ITER, TOL = 0.85, 100, 1.0e-6  # nx.pagerank's defaults
 
 
 def add_metrics(graph: nx.MultiDiGraph) -> None:
-    """Set degree, pagerank and community on every node (community ids: 0 = largest community)."""
-    nodes = sorted(graph.nodes)
+    """Set degree, pagerank and community on every paper and entity node (community ids: 0 = largest community);
+    result nodes and their edges are left out (a result is a record of its paper, not a term of the field)."""
+    nodes = sorted(node for node, label in graph.nodes(data="label") if label != NodeLabel.RESULT)
     index = {node: position for position, node in enumerate(nodes)}
     sources, targets, counts = array("q"), array("q"), array("q")  # 8 bytes an edge, not a tuple and a dict entry
     for u, v, count in graph.edges(data="count"):
-        sources.append(index[u])
-        targets.append(index[v])
-        counts.append(count)
+        if u in index and v in index:
+            sources.append(index[u])
+            targets.append(index[v])
+            counts.append(count)
     heads, tails, weights = (np.frombuffer(column, dtype=np.int64) for column in (sources, targets, counts))
     degrees = (np.bincount(heads, minlength=len(nodes)) + np.bincount(tails, minlength=len(nodes))).tolist()
     pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes))).tolist()  # Python floats
@@ -37,8 +41,8 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
     communities = louvain_communities(len(nodes), _as_ints(low, high, pair_weights), SEED)
     ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
     community_of = {node: number for number, members in enumerate(ordered) for node in members}
-    for key, data in graph.nodes(data=True):
-        position = index[key]
+    for key, position in index.items():
+        data = graph.nodes[key]
         data["degree"] = degrees[position]  # graph.degree(key): edges out and in, a self-loop twice
         data["pagerank"] = round(pagerank[position], 8)
         data["community"] = community_of.get(key, -1)

@@ -1,0 +1,99 @@
+"""The reported results of a paper as graph nodes: a `Result` node per result (core/graph_model.ResultNode) with
+its evidence, reached from its paper (REPORTS) and leading to the entity nodes it is of (FOR_METHOD, ON_DATASET,
+WITH_METRIC, ON_TASK), each edge with the evidence of the mention it goes through."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import networkx as nx
+
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import ResultNode, result_key
+from paperkg.core.schema import RESULT_REL_TYPES, NodeLabel, PaperRecord, RelType, ResultStatement
+
+from .evidence import CompactEvidence, EvidenceFactory
+
+EXTRACTOR = "results"
+# The result's parts that are edges, with the relationship type of each.
+PART_TYPES = {"method": RelType.FOR_METHOD, "dataset": RelType.ON_DATASET, "metric": RelType.WITH_METRIC,
+              "task": RelType.ON_TASK}
+
+
+class PendingResult(NamedTuple):
+    """A result as the builder keeps it until the entity nodes are decided: the statement, the evidence of its
+    value, and per part that is an entity mention its index in the record's entities and its evidence."""
+
+    statement: ResultStatement
+    evidence: CompactEvidence
+    parts: dict[str, tuple[int, CompactEvidence]]
+
+
+def pending_results(paper: PaperRecord, statements: list[ResultStatement],
+                    sentences: list[tuple[str, int, int]], sentence_of: Callable[[int], int],
+                    factory: EvidenceFactory) -> list[PendingResult]:
+    """The paper's results with their evidence (`sentences`: the evidence spans of its sentences;
+    `sentence_of(i)`: the sentence of entity mention i)."""
+    found = []
+    for statement in statements:
+        value = factory.make(paper.id, sentences[statement.sentence], statement.start, statement.end, EXTRACTOR,
+                             statement.confidence)
+        parts = {}
+        for name in PART_TYPES:
+            part = getattr(statement, name)
+            if part is not None and part.entity is not None and part.start is not None and part.end is not None:
+                parts[name] = (part.entity, factory.make(paper.id, sentences[sentence_of(part.entity)], part.start,
+                                                         part.end, EXTRACTOR, statement.confidence))
+        found.append(PendingResult(statement, value, parts))
+    return found
+
+
+def add_results(graph: nx.MultiDiGraph, paper: str, results: list[PendingResult], keys: list[str | None],
+                add_edge: Callable[[str, str, RelType, CompactEvidence], None]) -> None:
+    """Add a paper's result nodes and their edges; `keys[i]` is the node of the paper's entity mention i (None: no
+    node). A part goes to its node only when the node has the type the part takes (a shared task the pipeline
+    typed a Task is a data set by text only)."""
+    for pending in results:
+        statement, evidence = pending.statement, pending.evidence
+        key = result_key(evidence.paper, statement.start)
+        if key in graph:
+            continue
+        graph.add_node(key, **result_node(key, statement, evidence))
+        add_edge(paper, key, RelType.REPORTS, evidence)
+        for name, (entity, part_evidence) in sorted(pending.parts.items()):
+            kind = PART_TYPES[name]
+            target = keys[entity]
+            if target is not None and model.node_attrs(graph, target)["label"] == RESULT_REL_TYPES[kind]:
+                add_edge(key, target, kind, part_evidence)
+
+
+def result_node(key: str, statement: ResultStatement, evidence: CompactEvidence) -> ResultNode:
+    """The attributes of a result's node."""
+    numbers = statement.numbers or [0.0]
+    written = evidence.abstract[statement.start:statement.end]
+    node = ResultNode(label=NodeLabel.RESULT.value, key=key, name=_name(written, statement), paper=evidence.paper,
+                      value=statement.value, number=numbers[0], kind=statement.kind.value,
+                      relative=statement.relative, proposed=statement.proposed, confidence=statement.confidence,
+                      sentence=evidence["sentence"], sentence_start=evidence.sentence_start, start=statement.start,
+                      end=statement.end)
+    if len(numbers) > 1:
+        node["number_high"] = numbers[-1]
+    for name in ("unit", "direction", "split"):
+        if getattr(statement, name):
+            node[name] = getattr(statement, name)  # type: ignore[literal-required]
+    for name in ("metric", "dataset", "method", "task", "comparison"):
+        part = getattr(statement, name)
+        if part is not None:
+            node[name] = part.text  # type: ignore[literal-required]
+            if part.start is not None and part.end is not None:
+                node[f"{name}_start"] = part.start  # type: ignore[literal-required]
+                node[f"{name}_end"] = part.end  # type: ignore[literal-required]
+    return node
+
+
+def _name(written: str, statement: ResultStatement) -> str:
+    """'28.4 BLEU · WMT14', '+2.1 points accuracy' : the value as written, its metric and data set."""
+    unit = " points" if statement.unit == "points" else ""
+    metric = f" {statement.metric.text}" if statement.metric else ""
+    dataset = f" · {statement.dataset.text}" if statement.dataset else ""
+    return f"{written}{unit}{metric}{dataset}"
