@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict, Union, cast, get_args, get_origin, get_type_hints
 
+from paperkg.core.canonical import canonical_name
 from paperkg.core.schema import (ENTITY_LABELS, ENTITY_REL_TYPES, REL_ENDS, RESULT_REL_TYPES, ROLE_STRENGTH,
                                  SCHEMA_VERSION, SYMMETRIC_REL_TYPES, NodeLabel, RelType)
 
@@ -108,6 +109,8 @@ class ResultNode(_ResultFields, total=False):
     metric: Annotated[str, "the metric as written ('macro F1-score')"]
     metric_start: Annotated[int, "where it is in the abstract"]
     metric_end: Annotated[int, "where it ends"]
+    metric_key: Annotated[str, "what results are compared by: the metric folded, aliases to one ('f1' of 'F1-score')"]
+    better: Annotated[str, "which way the metric is better, 'higher' or 'lower', where it is known"]
     dataset: Annotated[str, "the data set as written (a shared task named by the title: no offsets)"]
     dataset_start: Annotated[int, "where it is in the abstract"]
     dataset_end: Annotated[int, "where it ends"]
@@ -168,6 +171,20 @@ def entity_forms(attrs: EntityNode) -> set[str]:
     """The case-folded names an entity answers to: its name, acronym, long form and aliases."""
     forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
     return {str(form).casefold() for form in forms if form}
+
+
+def name_forms(attrs: EntityNode) -> frozenset[str]:
+    """What an entity answers to when a user names it: its case-folded names (entity_forms), its canonical form, and
+    the canonical forms of the names merged into it."""
+    merged = {canonical_name(line.partition(" [")[0]) for line in attrs.get("merged_from", [])}
+    return frozenset(entity_forms(attrs) | {attrs["canonical"]} | merged)
+
+
+def answers_to(forms: frozenset[str], label: str, name: str) -> bool:
+    """Whether an entity of these forms (name_forms) and label is what `name` names: one of its names in any case,
+    or the same canonical form ('Graph Transformers' for 'graph transformer')."""
+    return (name.strip().casefold() in forms or canonical_name(name) in forms
+            or canonical_name(name, label) in forms)
 
 
 def node_attrs(graph: nx.MultiDiGraph, node: str) -> NodeAttrs:

@@ -4,15 +4,16 @@ WITH_METRIC, ON_TASK), each edge with the evidence of the mention it goes throug
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import networkx as nx
 
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import ResultNode, result_key
-from paperkg.core.schema import RESULT_REL_TYPES, NodeLabel, PaperRecord, RelType, ResultStatement
+from paperkg.core.schema import RESULT_PARTS, RESULT_REL_TYPES, NodeLabel, PaperRecord, RelType, ResultStatement
 
 from .evidence import CompactEvidence, EvidenceFactory
+from .metric_names import metric_names
 
 EXTRACTOR = "results"
 # The result's parts that are edges, with the relationship type of each.
@@ -71,24 +72,26 @@ def result_node(key: str, statement: ResultStatement, evidence: CompactEvidence)
     """The attributes of a result's node."""
     numbers = statement.numbers or [0.0]
     written = evidence.abstract[statement.start:statement.end]
-    node = ResultNode(label=NodeLabel.RESULT.value, key=key, name=_name(written, statement), paper=evidence.paper,
-                      value=statement.value, number=numbers[0], kind=statement.kind.value,
-                      relative=statement.relative, proposed=statement.proposed, confidence=statement.confidence,
-                      sentence=evidence["sentence"], sentence_start=evidence.sentence_start, start=statement.start,
-                      end=statement.end)
+    node: dict[str, Any] = dict(
+        label=NodeLabel.RESULT.value, key=key, name=_name(written, statement), paper=evidence.paper,
+        value=statement.value, number=numbers[0], kind=statement.kind.value, relative=statement.relative,
+        proposed=statement.proposed, confidence=statement.confidence, sentence=evidence["sentence"],
+        sentence_start=evidence.sentence_start, start=statement.start, end=statement.end)
     if len(numbers) > 1:
         node["number_high"] = numbers[-1]
-    for name in ("unit", "direction", "split"):
-        if getattr(statement, name):
-            node[name] = getattr(statement, name)  # type: ignore[literal-required]
-    for name in ("metric", "dataset", "method", "task", "comparison"):
+    node.update((name, getattr(statement, name)) for name in ("unit", "direction", "split") if getattr(statement, name))
+    for name in RESULT_PARTS:
         part = getattr(statement, name)
         if part is not None:
-            node[name] = part.text  # type: ignore[literal-required]
+            node[name] = part.text
             if part.start is not None and part.end is not None:
-                node[f"{name}_start"] = part.start  # type: ignore[literal-required]
-                node[f"{name}_end"] = part.end  # type: ignore[literal-required]
-    return node
+                node[f"{name}_start"], node[f"{name}_end"] = part.start, part.end
+    if statement.metric is not None:
+        names = metric_names()
+        node["metric_key"] = names.key(statement.metric.text)
+        if names.direction(statement.metric.text):
+            node["better"] = names.direction(statement.metric.text)
+    return cast(ResultNode, node)
 
 
 def _name(written: str, statement: ResultStatement) -> str:

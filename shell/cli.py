@@ -15,7 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import __version__, cli_eval, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view, cli_why
+from paperkg import (__version__, cli_eval, cli_leaderboard, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view,
+                     cli_why)
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.process_exit import run_and_exit
@@ -238,7 +239,7 @@ def stats(
     print_stats(graph_file, top, as_json, Console())
 
 
-for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why):
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why, cli_leaderboard):
     _commands.register(app)
 
 

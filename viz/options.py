@@ -8,7 +8,7 @@ from enum import Enum
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import ENTITY_LABELS, GRAPH_MIN_RELATION_CONFIDENCE
 
-MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
+MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE = "graph.html", "papers.html", "leaderboard.html"
 FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
 
 
