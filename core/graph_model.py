@@ -114,6 +114,8 @@ class ResultNode(_ResultFields, total=False):
     dataset: Annotated[str, "the data set as written (a shared task named by the title: no offsets)"]
     dataset_start: Annotated[int, "where it is in the abstract"]
     dataset_end: Annotated[int, "where it ends"]
+    dataset_key: Annotated[str, "what results are compared by: its Dataset node's key, else 'text:' and the name "
+                                "folded (lower case, letters and digits)"]
     method: Annotated[str, "the method as written (the paper's own named one when proposed; none: unnamed)"]
     method_start: Annotated[int, "where it is in the abstract"]
     method_end: Annotated[int, "where it ends"]

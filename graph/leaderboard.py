@@ -12,7 +12,6 @@ leaderboard once and saves them beside the graph (leaderboards.json: `Leaderboar
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
@@ -31,7 +30,6 @@ LEADERBOARDS_KEY = "paperkg_leaderboards"  # the version field of leaderboards.j
 LEADERBOARDS_VERSION = 1
 SUBJECT_LABELS = (NodeLabel.TASK.value, NodeLabel.DATASET.value)
 SORTS = ("value", "year", "method", "paper")
-_TEXT_KEY = re.compile(r"[^0-9a-z]+")
 
 
 @dataclass(frozen=True)
@@ -192,13 +190,10 @@ def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
 
 
 def _group(graph: nx.MultiDiGraph, attrs: ResultNode, dataset: str | None, task: str | None) -> _Group:
-    written = attrs.get("dataset", "")
-    if dataset:
-        name, key = model.entity_attrs(graph, dataset)["name"], dataset
-    else:
-        name, key = written, ("text:" + _TEXT_KEY.sub("", written.lower())) if written else ""
-    return _Group(name, key, dataset or "", task or "", attrs.get("metric", ""), attrs.get("metric_key", ""),
-                  attrs.get("better", ""), attrs.get("split", ""), attrs["kind"], attrs.get("unit", ""))
+    name = model.entity_attrs(graph, dataset)["name"] if dataset else attrs.get("dataset", "")
+    return _Group(name, attrs.get("dataset_key", ""), dataset or "", task or "", attrs.get("metric", ""),
+                  attrs.get("metric_key", ""), attrs.get("better", ""), attrs.get("split", ""), attrs["kind"],
+                  attrs.get("unit", ""))
 
 
 def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, _Group]) -> tuple[Board, ...]:

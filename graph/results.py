@@ -3,6 +3,7 @@ its evidence, reached from its paper (REPORTS) and leading to the entity nodes i
 WITH_METRIC, ON_TASK), each edge with the evidence of the mention it goes through."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
@@ -16,6 +17,7 @@ from .evidence import CompactEvidence, EvidenceFactory
 from .metric_names import metric_names
 
 EXTRACTOR = "results"
+_FOLDED = re.compile(r"[^0-9a-z]+")
 # The result's parts that are edges, with the relationship type of each.
 PART_TYPES = {"method": RelType.FOR_METHOD, "dataset": RelType.ON_DATASET, "metric": RelType.WITH_METRIC,
               "task": RelType.ON_TASK}
@@ -59,13 +61,16 @@ def add_results(graph: nx.MultiDiGraph, paper: str, results: list[PendingResult]
         key = result_key(evidence.paper, statement.start)
         if key in graph:
             continue
-        graph.add_node(key, **result_node(key, statement, evidence))
+        node = result_node(key, statement, evidence)
+        graph.add_node(key, **node)
         add_edge(paper, key, RelType.REPORTS, evidence)
         for name, (entity, part_evidence) in sorted(pending.parts.items()):
             kind = PART_TYPES[name]
             target = keys[entity]
             if target is not None and model.node_attrs(graph, target)["label"] == RESULT_REL_TYPES[kind]:
                 add_edge(key, target, kind, part_evidence)
+                if kind is RelType.ON_DATASET:
+                    model.result_attrs(graph, key)["dataset_key"] = target
 
 
 def result_node(key: str, statement: ResultStatement, evidence: CompactEvidence) -> ResultNode:
@@ -86,6 +91,8 @@ def result_node(key: str, statement: ResultStatement, evidence: CompactEvidence)
             node[name] = part.text
             if part.start is not None and part.end is not None:
                 node[f"{name}_start"], node[f"{name}_end"] = part.start, part.end
+    if statement.dataset is not None:  # the data set's node, once the corpus has decided it, replaces this
+        node["dataset_key"] = "text:" + _FOLDED.sub("", statement.dataset.text.lower())
     if statement.metric is not None:
         names = metric_names()
         node["metric_key"] = names.key(statement.metric.text)

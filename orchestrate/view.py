@@ -3,15 +3,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import names_file_only, names_folder
-from paperkg.viz.options import ViewOptions
+from paperkg.viz.options import LEADERBOARD_FILE, ViewOptions
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def view_graph(graph_file: Path, output: Path | None, focus: str | None,
                options: ViewOptions) -> tuple[list[Path], int]:
-    """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
+    """Render graph.html, papers.html and leaderboard.html into a folder, or one focus view into a file; returns what
     was written and how many entities it draws. A page without a title is named after the graph's folder."""
     from paperkg.graph.exports import graph_path, read_graph
     from paperkg.orchestrate.artifact import views_layer
@@ -22,11 +26,26 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     graph = read_graph(source)
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
-        pending = start_views(graph, output or source.parent, options, layer=views_layer(source))
-        return pending.finish(), len(pending.selection.nodes)
+        folder = output or source.parent
+        pending = start_views(graph, folder, options, layer=views_layer(source))
+        return [*pending.finish(), write_leaderboards(graph, source, folder, options.heading)], \
+            len(pending.selection.nodes)
     target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
     render_focus(graph, target, focus, options)
     return [target], 1
+
+
+def write_leaderboards(graph: nx.MultiDiGraph, source: Path, folder: Path, heading: str) -> Path:
+    """leaderboard.html beside the re-rendered map (whose panels link to it), re-rendered as the map is: the build's
+    leaderboards, or those of a graph that is no build's."""
+    from paperkg.graph.leaderboard import compute_leaderboards
+    from paperkg.orchestrate.artifact import leaderboards_layer
+    from paperkg.viz.leaderboard_page import write_leaderboard_page
+
+    boards = leaderboards_layer(source) or compute_leaderboards(graph)
+    target = Path(folder) / LEADERBOARD_FILE
+    write_leaderboard_page(boards.boards.values(), target, f"{heading} · leaderboards")
+    return target
 
 
 def _check_output(output: Path | None, focus: str | None) -> None:

@@ -63,8 +63,10 @@ def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
 
 
 def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str, size_by: str,
-                    plan: MapPlan, positions: dict[str, tuple[float, float]]) -> PageData:
-    """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions."""
+                    plan: MapPlan, positions: dict[str, tuple[float, float]],
+                    leaderboard: str | None = None) -> PageData:
+    """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions;
+    the panels of tasks and data sets with results link to `leaderboard` (the page beside it; None: no link)."""
     graph = index.graph
     links, metric, sizes = plan.links, plan.metric, plan.sizes
     nodes = sorted(links.nodes)
@@ -78,7 +80,8 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, col
                            (first, last))
     where = {node: i for i, node in enumerate(nodes)}
     table = PaperTable(graph)
-    panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
+    panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table, leaderboard)
+              for node in nodes]
     for node, panel in zip(nodes, panels):
         panel["related"] = [{"node": where[other], "papers": papers, "kinds": list(kinds)}
                             for other, papers, kinds in plan.related[node]]
