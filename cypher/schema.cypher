@@ -23,7 +23,7 @@ CREATE INDEX metric_acronym IF NOT EXISTS FOR (n:Metric) ON (n.acronym);
 CREATE INDEX result_metric_key IF NOT EXISTS FOR (n:Result) ON (n.metric_key);
 
 CREATE FULLTEXT INDEX paperkg_names IF NOT EXISTS
-FOR (n:Paper|%ENTITY_LABELS%) ON EACH [n.name, n.aliases, n.long_form];
+FOR (n:%NODE_LABELS%) ON EACH [n.name, n.aliases, n.long_form];
 
 // Trend properties set on push (first year seen; the strongest burst), for `entered_in` and browsing.
 CREATE INDEX method_first_year IF NOT EXISTS FOR (n:Method) ON (n.first_year);

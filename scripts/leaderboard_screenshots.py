@@ -17,9 +17,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from browser import chromium, open_page  # noqa: E402
+from browser import chromium, open_page
 
-from paperkg.orchestrate.artifact import leaderboards_layer  # noqa: E402
+from paperkg.orchestrate.artifact import leaderboards_layer
 
 
 def main() -> None:
@@ -52,7 +52,8 @@ def main() -> None:
             print(target)
             errors += log.errors
             if position == 0:
-                errors += _map_panel(context, args.out_dir, found[0].name, args.docs / f"{args.prefix}-leaderboard-link.png")
+                link = args.docs / f"{args.prefix}-leaderboard-link.png"
+                errors += _map_panel(context, args.out_dir, found[0].name, link)
     for error in errors:
         print(f"page error: {error}")
 

@@ -1,4 +1,4 @@
-"""The `paperkg` command: build, extract, export, stats, view, eval, train, push, query.
+"""The `paperkg` command: build, extract, export, stats, view, eval, train, push, query, leaderboard.
 
 Every heavy import (spaCy, NetworkX, the Neo4j driver) happens inside the command that needs
 it, so `paperkg --help` and usage errors answer at once.
@@ -135,9 +135,9 @@ def build(
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
 ) -> None:
-    """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
-    papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
-    manifest.json, replacing the previous ones together or not at all."""
+    """Read abstracts, extract entities and results, build the graph; write graph.graphml, graph.json, graph.html,
+    papers.html, leaderboard.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json,
+    leaderboards.json) and manifest.json, replacing the previous ones together or not at all."""
     from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
     from paperkg.orchestrate.report import print_build
     from paperkg.orchestrate.run import ExtractSettings
@@ -181,7 +181,7 @@ def extract(
                        "LocalCluster of --jobs workers; writes one shard per partition.", show_default=False)] = None,
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
-    """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
+    """Extraction only: one JSON line per paper with its entities, acronyms, relations and results, with evidence."""
     from paperkg.orchestrate.build import extraction_target, run_extract
     from paperkg.orchestrate.report import print_extraction
     from paperkg.orchestrate.run import ExtractSettings

@@ -3,8 +3,8 @@
 // rows as `paperkg leaderboard NAME --by-year`. The name matches as in `leaderboard`.
 // :param name => "machine translation"   -- the task or data set
 // :param type => null   -- "Task" or "Dataset" to take only that type
-MATCH (s:Task|Dataset)
-WHERE ($type IS NULL OR $type IN labels(s))
+MATCH (s:%ENTITY_LABELS%)
+WHERE (s:Task OR s:Dataset) AND ($type IS NULL OR $type IN labels(s))
   AND toLower($name) IN [x IN [s.name, s.acronym, s.long_form] + coalesce(s.aliases, []) | toLower(x)]
 CALL (s) { MATCH (r:Result)-[:ON_TASK|ON_DATASET]->(s) RETURN count(r) AS results }
 WITH s, results WHERE results > 0
