@@ -87,6 +87,18 @@ class RefusalTable:
             entry = self.relations[key] = RelationEntry(kind, key[0], key[2])
         entry.reasons[reason].add(papers, count)
 
+    def update(self, other: RefusalTable) -> None:
+        """Add another part of the corpus' refusals, keeping the first MAX_PAPERS papers of each tally (all
+        the table shows), so that a corpus' table costs its names, not its papers."""
+        for name, entry in other.names.items():
+            mine = self.names[name]
+            mine.forms.update(entry.forms)
+            _add_tallies(mine.reasons, entry.reasons)
+        for key, relation in other.relations.items():
+            if key not in self.relations:
+                self.relations[key] = RelationEntry(relation.type, relation.head, relation.tail)
+            _add_tallies(self.relations[key].reasons, relation.reasons)
+
     def about(self, name: str) -> tuple[NameEntry | None, list[RelationEntry]]:
         """The refusals of `name` (any case or plural): as a name, and of the relations it ends."""
         wanted = canonical_name(name)
@@ -115,6 +127,13 @@ class RefusalTable:
                     item["type"], item["head"], item["tail"], _tallies(item["reasons"]))
             return table
         return read_versioned(text, ADMISSION_KEY, ADMISSION_VERSION, where, "admission table", make)
+
+
+def _add_tallies(mine: dict[str, Tally], other: dict[str, Tally]) -> None:
+    for reason, tally in other.items():
+        kept = mine[reason]
+        kept.add(tally.papers, tally.count)
+        kept.papers = set(sorted(kept.papers)[:MAX_PAPERS])
 
 
 def _forms(forms: Counter[str]) -> dict[str, int]:

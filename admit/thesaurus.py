@@ -12,10 +12,11 @@ from paperkg.core.canonical import canonical_name
 
 def read_thesaurus(path: Path) -> dict[str, str]:
     """Canonical term -> replacement ('' = drop), chains followed to their end (A->B, B->C: A->C); a header row
-    'label<TAB>replace by' is allowed; a cycle (A->B, B->A) is an error naming the line that closes it."""
+    'label<TAB>replace by' is allowed (after a BOM too); a cycle (A->B, B->A), and a label given again with
+    another replacement, is an error naming the line."""
     rows: dict[str, tuple[str, int]] = {}
     try:
-        lines = Path(path).read_text(encoding="utf8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     except OSError as error:
         raise PaperkgError(f"{path}: cannot read the thesaurus ({error.strerror}).") from None
     except UnicodeDecodeError as error:
@@ -29,6 +30,10 @@ def read_thesaurus(path: Path) -> dict[str, str]:
         label, replacement = parts[0].strip(), parts[1].strip()
         if number == 1 and label.lower() == "label" and replacement.lower() == "replace by":
             continue
+        earlier = rows.get(canonical_name(label))
+        if earlier is not None and earlier[0] != replacement:
+            raise PaperkgError(f"{path}:{number}: {label!r} is replaced by {earlier[0]!r} at line {earlier[1]} "
+                               f"already, and by {replacement!r} here; keep one of the two lines.")
         rows[canonical_name(label)] = (replacement, number)
     return _follow_chains(rows, path)
 

@@ -21,3 +21,10 @@ class PaperkgError(Exception):
     def __init__(self, message: str, code: ExitCode = ExitCode.USAGE) -> None:
         super().__init__(message)
         self.code = code
+
+
+class OutputWriteError(PaperkgError):
+    """The outputs could not be written (full disk, no permission): nothing was replaced."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ExitCode.USAGE)

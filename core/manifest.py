@@ -24,6 +24,8 @@ _CHUNK = 1 << 20
 OUTPUT_FILES = frozenset({"extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "papers.html",
                           "leaderboard.html", "trends.json", "views.json", "admission.json", "leaderboards.json"})
 _SHARD = re.compile(r"part-[0-9]{5,9}\.jsonl")
+# A build at scale's Parquet parts (graph/parquet_graph.py): one level of fixed folder names, plain part names.
+_PARQUET_PART = re.compile(r"(?:nodes|edges|evidence)/[A-Za-z0-9_-]{1,40}\.parquet")
 
 
 class OutputMismatch(PaperkgError):
@@ -38,8 +40,10 @@ class UnsafeManifest(OutputMismatch):
 
 
 def is_output_name(name: object) -> bool:
-    """A plain file name from paperkg's fixed list of outputs (no separator, no `..`, not absolute)."""
-    return isinstance(name, str) and (name in OUTPUT_FILES or _SHARD.fullmatch(name) is not None)
+    """A plain file name from paperkg's fixed list of outputs (no separator, no `..`, not absolute), or a Parquet
+    part in one of the artifact's fixed folders."""
+    return isinstance(name, str) and (name in OUTPUT_FILES or _SHARD.fullmatch(name) is not None
+                                      or _PARQUET_PART.fullmatch(name) is not None)
 
 
 @dataclass(frozen=True)

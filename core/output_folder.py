@@ -8,27 +8,18 @@ commit that the next build or reader finishes. One build at a time holds the fol
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.manifest import (MANIFEST, Manifest, OutputMismatch, UnsafeManifest, digest, read_manifest,
-                                   verify)
+from paperkg.core.errors import OutputWriteError, PaperkgError
+from paperkg.core.manifest import MANIFEST, Manifest, OutputMismatch, UnsafeManifest, read_manifest, verify
 
 STAGING = ".paperkg-staging"
 COMMIT = ".paperkg-commit"
-
-
-class OutputWriteError(PaperkgError):
-    """The outputs could not be written (full disk, no permission): nothing was replaced."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, ExitCode.USAGE)
 
 
 def names_folder(path: Path) -> bool:
@@ -50,8 +41,29 @@ def names_file_only(path: Path) -> bool:
     return not names_folder(path) and path.suffix.lower() in FILE_SUFFIXES
 
 
+def check_links(path: Path, option: str = "-o") -> None:
+    """Refuse an output path that is, or lies under, a symbolic link leading nowhere or in a loop (one sentence,
+    not "File exists" or a loop found half way through the work)."""
+    for link in (path, *path.parents):
+        if not link.is_symlink():
+            continue
+        try:
+            link.resolve(strict=True)
+        except RuntimeError:  # Python 3.11 and 3.12 say a loop so
+            raise PaperkgError(f"{option} {path}: {link} is a symbolic link that leads in a loop; name another "
+                               "path.") from None
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PaperkgError(f"{option} {path}: {link} is a symbolic link that leads in a loop; name another "
+                                   "path.") from None
+            raise PaperkgError(f"{option} {path}: {link} is a symbolic link to {os.readlink(link)}, which does not "
+                               "exist; create it or name another path.") from None
+
+
 def check_output_folder(folder: Path, option: str = "-o") -> None:
-    """Refuse, before any work, an output path that is the file system's root, a file or under a file."""
+    """Refuse, before any work, an output path that is the file system's root, a file or under a file, or a
+    broken symbolic link."""
+    check_links(folder, option)
     if folder.resolve() == Path(folder.resolve().anchor):
         raise PaperkgError(f"{option} {folder} is the root of the file system; name a folder of its own for the "
                            "outputs.")
@@ -60,24 +72,6 @@ def check_output_folder(folder: Path, option: str = "-o") -> None:
             if not path.is_dir():
                 raise PaperkgError(f"{option} {folder}: {path} is a file, not a folder; name an output folder.")
             return
-
-
-def write_beside_build(path: Path, write: Callable[[Path], object], option: str = "-o") -> None:
-    """`write(path)`, unless `path` is one of the files its folder's manifest lists (a build's own output):
-    then it is written aside first and must come out as the build wrote it, byte for byte, or the command is
-    refused with one sentence, since another file there would break the build's folder."""
-    manifest = read_manifest(path.parent) if path.parent.is_dir() else None
-    entry = manifest.files.get(path.name) if manifest is not None else None
-    if entry is None:
-        write(path)
-        return
-    with tempfile.TemporaryDirectory(prefix="paperkg-") as scratch:
-        trial = Path(scratch) / path.name
-        write(trial)
-        if digest(trial) != entry:
-            raise PaperkgError(f"{option} {path} is the build's own {path.name} (listed in {path.parent / MANIFEST}) "
-                               "and this output differs from it, so writing it there would break the build's "
-                               "folder; name another file.", ExitCode.USAGE)
 
 
 class OutputTransaction:
@@ -187,12 +181,22 @@ def _roll_forward(folder: Path) -> None:
         previous = _previous_files(folder)
         for name in sorted(manifest.files):
             if _regular_file(commit / name):
+                _own_parent(folder / name, folder)
                 os.replace(commit / name, folder / name)
         os.replace(commit / MANIFEST, folder / MANIFEST)
         for name in sorted(previous - set(manifest.files)):
             (folder / name).unlink(missing_ok=True)
     shutil.rmtree(commit)
     _fsync(folder)
+
+
+def _own_parent(path: Path, folder: Path) -> None:
+    """The folder a Parquet part goes in (nodes/, edges/, evidence/), made when missing, never a link."""
+    if path.parent != folder:
+        if path.parent.is_symlink():
+            raise UnsafeManifest(f"{path.parent} is a symbolic link, not a folder paperkg made, so the folder is "
+                                 "refused; remove the link and build again.")
+        path.parent.mkdir(exist_ok=True)
 
 
 def _regular_file(path: Path) -> bool:

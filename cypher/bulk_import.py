@@ -33,8 +33,8 @@ from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExp
 
 from paperkg.core import graph_model as model
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, in_parts
 from paperkg.graph.trends import Trends
+from paperkg.processes import available_cores, in_parts
 from paperkg.cypher.rows import (PAPER, GraphRows, keyed_row, node_properties, paper_digest, rel_row,
                                  trend_properties)
 

@@ -52,19 +52,28 @@ class QueryParam:
         """A command-line value as the type of the default (JSON for lists and null defaults)."""
         if isinstance(self.default, bool):
             if text.lower() not in ("true", "false"):
-                raise PaperkgError(f"parameter {self.name} takes true or false, not {text!r}.")
+                raise PaperkgError(f"parameter {self.name} takes true or false, not {_shown(text)}.")
             return text.lower() == "true"
         if isinstance(self.default, (int, float)):
             try:
-                return type(self.default)(text)
+                number = type(self.default)(text)
             except ValueError:
-                raise PaperkgError(f"parameter {self.name} takes a number, not {text!r}.") from None
+                raise PaperkgError(f"parameter {self.name} takes a number, not {_shown(text)}.") from None
+            if isinstance(number, int) and not -2**63 <= number < 2**63:
+                raise PaperkgError(f"parameter {self.name} takes a whole number Neo4j can hold (a 64-bit integer, "
+                                   f"at most {2**63 - 1:,}), not {_shown(text)}.")
+            return number
         if isinstance(self.default, str):
             return text
         try:
             return json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON (a number too long to convert, nesting too deep): text
             return text
+
+
+def _shown(text: str) -> str:
+    """A command-line value in a message, at most 60 characters of it."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 @dataclass(frozen=True)

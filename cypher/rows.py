@@ -20,12 +20,12 @@ from typing import Any, Callable, Collection, Iterable, Mapping, get_type_hints
 import networkx as nx
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, in_parts
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import Evidence, NodeAttrs
 from paperkg.core.schema import NodeLabel, RelType
 from paperkg.graph.evidence import CompactEvidence
 from paperkg.graph.trends import Trends, trends as graph_trends
+from paperkg.processes import available_cores, in_parts
 
 NODE_LABELS = tuple(label.value for label in NodeLabel)
 REL_TYPES = tuple(rel_type.value for rel_type in RelType)

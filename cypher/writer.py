@@ -15,6 +15,7 @@ the ones users added); every paper carries `paperkg_digest`.
 from __future__ import annotations
 
 import logging
+import ssl
 import tempfile
 import time
 from contextlib import contextmanager
@@ -35,6 +36,9 @@ from paperkg.graph.trends import Trends
 from paperkg.cypher.rows import NODE_LABELS, PAPER, REL_TYPES, GraphRows, graph_counts, graph_rows, node_key
 
 log = logging.getLogger(__name__)
+# The driver logs its own failures ("Unable to retrieve routing information"); the push reports them as one
+# sentence (_server_errors).
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH_SIZE = 2000
@@ -115,6 +119,7 @@ _COUNT_TOTALS = "\nUNION ALL\n".join(
     [f"MATCH (n:{label}) RETURN 'node' AS kind, '{label}' AS name, count(n) AS total" for label in NODE_LABELS]
     + [f"MATCH ()-[r:{rel_type}]->() RETURN 'rel' AS kind, '{rel_type}' AS name, count(r) AS total"
        for rel_type in REL_TYPES])
+_COUNT_MARKED = f"MATCH (n:{_ANY_LABEL}) WHERE n.{HASH_PROPERTY} IS NOT NULL RETURN count(n) AS marked"
 # What this push wrote, counted only over the labels and types it wrote to (a re-push that wrote
 # nothing scans nothing).
 _COUNT_STAMPED_NODES = """
@@ -160,6 +165,7 @@ class PushReport:
     relationships: list[CountRow]
     seconds: float
     rows_written: int = 0  # nodes and relationships this push wrote (the rest were on the server as they are)
+    earlier_nodes: int = 0  # paperkg's nodes from earlier pushes that this graph lacks (not other applications')
 
     @property
     def mismatches(self) -> list[CountRow]:
@@ -195,7 +201,13 @@ def _server_errors(target: Neo4jTarget, retry_hint: str) -> Iterator[None]:
     except AuthError:
         raise PaperkgError(f"{_describe(target)} refused the credentials: check the user and "
                            "NEO4J_PASSWORD.", ExitCode.SERVER) from None
-    except (ServiceUnavailable, SessionExpired):
+    except (ServiceUnavailable, SessionExpired) as error:
+        if _tls_refused(error):
+            scheme = target.uri.partition("://")[0]
+            raise PaperkgError(f"{_describe(target)} did not complete a TLS handshake: {scheme}:// asks for an "
+                               f"encrypted connection and the server does not offer one (use "
+                               f"{scheme.partition('+')[0]}://) or its certificate is not trusted (use "
+                               f"{scheme.partition('+')[0]}+ssc:// for a self-signed one).", ExitCode.SERVER) from None
         raise PaperkgError(f"{_describe(target)} is not reachable: start it (bash scripts/neo4j.sh "
                            f"start) or pass --uri{retry_hint}.", ExitCode.SERVER) from None
     except ClientError as error:
@@ -204,6 +216,21 @@ def _server_errors(target: Neo4jTarget, retry_hint: str) -> Iterator[None]:
                                f"{target.database!r} (Community edition has only 'neo4j'); "
                                "pass --database.", ExitCode.SERVER) from None
         raise
+
+
+def _tls_refused(error: BaseException) -> bool:
+    """Whether a connection failed in its TLS handshake (the driver's BoltSecurityError, an SSL error), looking
+    through the causes and the routing driver's exception groups."""
+    pending, seen = [error], set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, ssl.SSLError) or type(current).__name__ == "BoltSecurityError":
+            return True
+        pending += [*getattr(current, "exceptions", ()), *filter(None, (current.__cause__, current.__context__))]
+    return False
 
 
 @contextmanager
@@ -447,7 +474,20 @@ def push_graph(graph: nx.MultiDiGraph, target: Neo4jTarget, *, batch_size: int |
         _write_changes(driver, target.database, changes, push, fresh, batch_size, on_batch)
         finish_push(driver, target.database, push)
         nodes, rels = read_counts(driver, target.database, counts, push, changes)
-    return _checked(PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written), target)
+        earlier = earlier_paperkg_nodes(driver, target.database, nodes)
+    return _checked(PushReport(push, nodes, rels, time.perf_counter() - began, rows_written=written,
+                               earlier_nodes=earlier), target)
+
+
+def earlier_paperkg_nodes(driver: Driver, database: str, nodes: list[CountRow]) -> int:
+    """paperkg's nodes (its marker set) beyond those of the graph just pushed: left by earlier pushes of another
+    graph (another application's nodes under the same labels are not). Counted only when the labels' totals
+    exceed what the push holds."""
+    if all(row.total == row.pushed for row in nodes):
+        return 0
+    with driver.session(database=database) as session:
+        marked = int(session.run(_COUNT_MARKED).single(strict=True)["marked"])
+    return max(0, marked - sum(row.pushed for row in nodes))
 
 
 def _checked(report: PushReport, target: Neo4jTarget) -> PushReport:

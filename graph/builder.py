@@ -4,74 +4,36 @@ The builder only assembles: admission decided paper by paper which mentions are 
 relations may be edges. Papers are taken in as they come; entity nodes are made once all are in
 (`finalize`), so that what a bare short form stands for, which names are one entity, its type and its
 name are decided by the whole corpus (graph/resolve.py), the same whatever order the papers came in.
-The corpus-level refusals (a synonym the corpus reads as two things, an edge whose ends its type does
-not take) go into the same refusal table as admission's.
+Each decision is a function of decisions.py over per-name tables, the same functions the assembly on
+Dask (assembly.py) calls on a partition's or a bucket's tables. The corpus-level refusals (a synonym the
+corpus reads as two things, an edge whose ends its type does not take) go into the same refusal table
+as admission's.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple, cast
 
 import networkx as nx
 
-from paperkg.admit.records import Admitted, AdmittedName
+from paperkg.admit.records import Admitted
 from paperkg.admit.refusals import RefusalTable
 from paperkg.admit.relation_ends import edge_refusal, end_refusal
-from paperkg.core.canonical import acronym_key, canonical_name, display_name, entity_key, group_form
+from paperkg.core.canonical import group_form
 from paperkg.core import graph_model as model
-from paperkg.core.graph_model import EdgeAttrs, EntityNode, Evidence, PaperNode, paper_key
-from paperkg.core.schema import (PAPER_REL_TYPES, RESULT_REL_TYPES, ROLE_STRENGTH, SCHEMA_KEY, SCHEMA_VERSION,
-                                 SYMMETRIC_REL_TYPES, NodeLabel, PaperRecord, RelType, enum_member)
+from paperkg.core.graph_model import EdgeAttrs, paper_key
+from paperkg.core.schema import PAPER_REL_TYPES, RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, RelType, enum_member
 
-from .evidence import CompactEvidence, EvidenceFactory
+from .decisions import (MAX_EVIDENCE, NameVotes, NodeChoice, Note, PaperUses, Target, add_aliases, decide_node,
+                        define_short_forms, entity_node, intake, merge_edges, paper_edges, paper_node,
+                        paper_relations, paper_targets, resolve_short)
+from .evidence import EvidenceFactory
 from .metrics import add_metrics
-from .results import PendingResult, add_results, pending_results
-from .resolve import ShortForms, UnionFind, type_weight, vote_label, vote_name
+from .resolve import ShortForms, UnionFind
+from .results import result_graph
 
-MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
-MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
-PAPER_FIELDS = ("title", "year", "venue", "url", "code_url", "source")
-
-
-class _Use(NamedTuple):
-    """One entity mention as the builder keeps it until the corpus has decided its node."""
-
-    form: str            # the group form of its (repaired) name
-    name: str            # the repaired name
-    raw: str             # the name as extracted
-    text: str
-    label: str
-    vote: float          # its weight in the type vote
-    short: str | None    # the short form it defines (with `form` its long form) or, bare, stands for
-    short_text: str      # that short form as written ('LLMs')
-    bare: bool           # the mention is the short form alone
-    rule: str            # the repair its name needed ('' for none)
-    role: RelType
-    evidence: CompactEvidence
-
-
-class _Undefined(NamedTuple):
-    """A short form seen without a definition in a paper."""
-
-    short: str
-    text: str
-    evidence: CompactEvidence
-
-
-@dataclass
-class _Paper:
-    """What one paper contributes, kept until `finalize`."""
-
-    key: str
-    id: str
-    uses: list[_Use | None]      # aligned with the record's entities; None: not a node
-    relations: list[tuple[int, int, RelType, CompactEvidence]]
-    undefined: list[_Undefined]
-    results: list[PendingResult] = field(default_factory=list)
-    defines: dict[str, tuple[str, str]] = field(default_factory=dict)  # short form -> its long form's (form, name)
+__all__ = ["MAX_EVIDENCE", "GraphBuilder", "corpus_groups"]
 
 
 class GraphBuilder:
@@ -80,43 +42,23 @@ class GraphBuilder:
     def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
         self.graph = graph if graph is not None else nx.MultiDiGraph()
         self.graph.graph[SCHEMA_KEY] = SCHEMA_VERSION
-        self.papers: dict[str, _Paper] = {}
+        self.papers: dict[str, PaperUses] = {}
         self.merges: list[tuple[str, str, str, str]] = []  # (name, into, rule, paper)
         self.evidence = EvidenceFactory()
         self.refusals = RefusalTable()
 
     def add(self, admitted: Admitted) -> bool:
         """Add one admitted paper; False (and no change) if the paper is already in the graph."""
-        record, paper = admitted.record, admitted.record.paper
+        paper = admitted.record.paper
         pkey = paper_key(paper.id)
         if pkey in self.graph:
             return False
-        self._add_paper(pkey, paper)
+        self.graph.add_node(pkey, **paper_node(paper))
         self.refusals.add_names(admitted.refused_names)
         self.refusals.add_relations(admitted.refused_relations)
-        sentences = self.evidence.spans(paper.abstract, record.sentence_spans)
-        evidence = self.evidence.make
-        uses = [_use(name, evidence(paper.id, sentences[name.mention.sentence], name.mention.start, name.mention.end,
-                                    name.mention.source, name.mention.confidence)) if name else None
-                for name in admitted.names]
         for name, other in admitted.synonyms:
             self.merge(name, other, "synonym-of", paper.id)
-        relations: list[tuple[int, int, RelType, CompactEvidence]] = []
-        for rel in admitted.relations:
-            head, tail = record.entities[rel.head], record.entities[rel.tail]
-            relations.append((rel.head, rel.tail, rel.type, evidence(
-                paper.id, sentences[rel.sentence], min(head.start, tail.start), max(head.end, tail.end),
-                rel.source, rel.confidence)))
-        undefined = [_Undefined(acronym_key(item.text), item.text, evidence(
-            paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
-            for item in record.undefined_acronyms]
-        entry = _Paper(pkey, paper.id, uses, relations, undefined,
-                       pending_results(paper, record.results, sentences, lambda i: record.entities[i].sentence,
-                                       self.evidence))
-        for use in uses:
-            if use is not None and use.short and not use.bare:
-                entry.defines.setdefault(use.short, (use.form, use.name))
-        self.papers[pkey] = entry
+        self.papers[pkey] = intake(admitted, self.evidence)
         return True
 
     def add_all(self, papers: Iterable[Admitted]) -> int:
@@ -132,29 +74,33 @@ class GraphBuilder:
         """Decide the entity nodes from every paper added, add them and their edges, then compute metrics."""
         order = sorted(self.papers)
         shorts = self._short_forms(order)
-        groups = UnionFind()
-        evidence: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
-        for fold in shorts.fold_variants():
-            if not fold.local:  # a local fold is taken paper by paper (`_targets`)
-                groups.union(fold.variant, fold.into)
-                evidence[fold.variant][shorts.name(fold.variant), "acronym-variant"] |= shorts.defined_in[
-                    fold.short, fold.variant]
+        groups, notes = corpus_groups(shorts, self.merges, self.refusals)
         targets: dict[str, list[str | None]] = {}
         for pkey in order:
-            targets[pkey] = self._targets(self.papers[pkey], shorts, evidence)
-        for name, into, rule, paper in self.merges:
-            a, b = group_form(name), group_form(into)
-            if rule == "synonym-of" and not shorts.may_be_synonyms(name, a, into, b):
-                self.refusals.add_relation(RelType.SYNONYM_OF.value, name, into, "not-synonyms", (paper,))
-                continue
-            groups.union(a, b)
-            evidence[a][name, rule].add(paper)
-            evidence[b][into, rule].add(paper)
+            targets[pkey], found = paper_targets(self.papers[pkey], shorts)
+            notes += found
         existing = self._existing_nodes(groups)
-        nodes = self._decide_nodes(order, targets, groups, evidence, existing)
+        tables: defaultdict[str, NameVotes] = defaultdict(NameVotes)
+        for note in notes:
+            tables[groups.find(note.form)].note(note.name, note.rule, {note.paper})
         for pkey in order:
-            self._add_edges(self.papers[pkey], [nodes[groups.find(t)] if t else None for t in targets[pkey]],
-                            shorts, groups, nodes)
+            for use, target in zip(self.papers[pkey].uses, targets[pkey]):
+                if use is not None and target is not None:
+                    tables[groups.find(target)].add(use, target, pkey)
+        nodes = self._decide_nodes(tables, existing)
+        relations: dict[tuple[str, str, str], EdgeAttrs] = {}
+        for pkey in order:
+            entry = self.papers[pkey]
+            keys = [nodes.get(groups.find(t)) if t else None for t in targets[pkey]]
+            context = entry.context()
+            undefined = []
+            for item in entry.undefined:
+                sense = resolve_short(item.short, entry, shorts, context)
+                undefined.append(nodes.get(groups.find(sense[0])) if sense else None)
+            self._add_paper_edges(entry, keys, undefined, relations)
+            self._add_results(entry, keys)
+        for (source, target, kind), edge in relations.items():
+            self.graph.add_edge(source, target, key=kind, **edge)
         self.papers.clear()
         self.merges.clear()
         self._drop_misfit_relations()
@@ -173,36 +119,8 @@ class GraphBuilder:
                 shorts.define(data["acronym"], group_form(data["long_form"]), data["long_form"], (),
                               weight=data.get("papers", 1))
         for pkey in order:
-            entry = self.papers[pkey]
-            context = {use.form for use in entry.uses if use is not None}
-            for short, (form, name) in sorted(entry.defines.items()):
-                shorts.define(short, form, name, context, entry.id)
+            define_short_forms(shorts, self.papers[pkey])
         return shorts
-
-    def _targets(self, entry: _Paper, shorts: ShortForms,
-                 evidence: dict[str, dict[tuple[str, str], set[str]]]) -> list[str | None]:
-        """The group form each use of a paper goes to: its own, or for a bare short form the paper's own
-        definition, else the one the corpus gives it; repairs and resolutions noted as merge evidence."""
-        context = {use.form for use in entry.uses if use is not None}
-        qualified = _qualified_forms(entry.uses)
-        targets: list[str | None] = []
-        for use in entry.uses:
-            if use is None:
-                targets.append(None)
-                continue
-            target, rule = use.form, use.rule
-            if use.bare and use.short:
-                found = _resolve(use.short, entry, shorts, context)
-                if found:
-                    target, rule = found
-            elif use.short and (use.short, use.form) in shorts.redirect:
-                target, rule = shorts.redirect[use.short, use.form], "acronym-paper-variant"
-            elif len(qualified.get(use.form, ())) == 1:
-                target, rule = next(iter(qualified[use.form])), "head-ellipsis"
-            if rule and rule != "acronym-own-definition":
-                evidence[target][use.raw, rule].add(entry.id)
-            targets.append(target)
-        return targets
 
     def _existing_nodes(self, groups: UnionFind) -> dict[str, str]:
         """An earlier graph's entity nodes by group root (the API's `build_graph(records, graph)`): new
@@ -216,96 +134,47 @@ class GraphBuilder:
             existing.setdefault(groups.find(forms[key][0]), key)
         return existing
 
-    def _decide_nodes(self, order: list[str], targets: dict[str, list[str | None]], groups: UnionFind,
-                      evidence: dict[str, dict[tuple[str, str], set[str]]], existing: dict[str, str]) -> dict[str, str]:
-        """One node per group of forms: its type by vote, its name by use; returns group root -> node key."""
-        votes: dict[str, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
-        names: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        plain: dict[str, set[str]] = defaultdict(set)
-        acronyms: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
-        for pkey in order:
-            for use, target in zip(self.papers[pkey].uses, targets[pkey]):
-                if use is None or target is None:
-                    continue
-                root = groups.find(target)
-                votes[root][use.label] += use.vote
-                if target == use.form or use.bare:  # a head standing for its qualified term names nothing
-                    names[root][use.name].add(pkey)
-                if not use.rule:
-                    plain[root].add(use.name)
-                if use.short and not use.bare:
-                    acronyms[root][use.short, use.name] += 1
+    def _decide_nodes(self, tables: dict[str, NameVotes], existing: dict[str, str]) -> dict[str, Target]:
+        """One node per group of forms (decisions.decide_node; groups whose names share a key, one node);
+        returns group root -> its node."""
+        by_key: dict[str, list[tuple[str, NodeChoice, NameVotes]]] = defaultdict(list)
         nodes: dict[str, str] = {}
-        for root in sorted(votes):
+        for root in sorted(tables):
             if root in existing:
                 nodes[root] = existing[root]
                 continue
-            label = vote_label(votes[root])
-            name = display_name(vote_name(names[root], plain[root]), label)
-            key = entity_key(label, name)
-            nodes[root] = key
-            if key not in self.graph:  # else another group goes by the same name ('XLM-R'): one node, both groups
-                self.graph.add_node(key, **EntityNode(label=label, key=key, name=name, aliases=[], mentions=0,
-                                                      canonical=canonical_name(name, label), papers=0, degree=0,
-                                                      pagerank=0.0, community=-1))
-            if root in acronyms:
-                short, long = min(acronyms[root], key=lambda pair: (-acronyms[root][pair], pair))
-                node = model.entity_attrs(self.graph, key)
-                node.setdefault("acronym", short)
-                node.setdefault("long_form", display_name(long, label))
-        for form, items in sorted(evidence.items()):
-            root = groups.find(form)
-            if root in nodes:
-                _note_merges(model.entity_attrs(self.graph, nodes[root]), items)
-        return nodes
+            choice = decide_node(tables[root])
+            if choice is not None:
+                by_key[choice.key].append((root, choice, tables[root]))
+                nodes[root] = choice.key
+        for key, choices in by_key.items():
+            if key not in self.graph:
+                self.graph.add_node(key, **entity_node(choices))
+        return {root: Target(key, "acronym" in self.graph.nodes[key]) for root, key in nodes.items()}
 
-    def _add_edges(self, entry: _Paper, keys: list[str | None], shorts: ShortForms, groups: UnionFind,
-                   nodes: dict[str, str]) -> None:
-        """A paper's edges to its entities (one per entity, its strongest role), its relations, its results, and
-        MENTIONS edges for the short forms it leaves undefined that the corpus resolves."""
-        strongest: dict[str, RelType] = {}
-        for use, key in zip(entry.uses, keys):
-            if use is not None and key is not None:
-                strongest[key] = max(use.role, strongest.get(key, RelType.MENTIONS), key=ROLE_STRENGTH.index)
-                node = model.entity_attrs(self.graph, key)
-                node["mentions"] += 1
-                if not use.rule:  # a repaired name is no name it goes by; merged_from keeps it
-                    _add_alias(node, use.text)
-                if use.short and not use.bare and node.get("acronym"):
-                    _add_alias(node, use.short_text)
-        for use, key in zip(entry.uses, keys):
-            if use is not None and key is not None:
-                self._add_edge(entry.key, key, strongest[key], use.evidence)
-        self._add_relations(entry, keys)
-        add_results(self.graph, entry.key, entry.results, keys, self._add_edge)
-        context = {use.form for use in entry.uses if use is not None}
-        for item in entry.undefined:
-            found = _resolve(item.short, entry, shorts, context)
-            key = nodes.get(groups.find(found[0])) if found else None
-            if key and not self.graph.has_edge(entry.key, key):
-                node = model.entity_attrs(self.graph, key)
-                node["mentions"] += 1
-                _add_alias(node, item.text)
-                self._add_edge(entry.key, key, RelType.MENTIONS, item.evidence)
+    def _add_paper_edges(self, entry: PaperUses, keys: list[Target | None], undefined: list[Target | None],
+                         relations: dict[tuple[str, str, str], EdgeAttrs]) -> None:
+        """A paper's edges (decisions.paper_edges) into the graph; its relations into `relations`, joined
+        with the earlier papers' (papers come in id order)."""
+        found = paper_edges(entry, keys, undefined)
+        for key, count in found.mentions.items():
+            node = model.entity_attrs(self.graph, key)
+            node["mentions"] += count
+            add_aliases(node, found.aliases.get(key, set()))
+        for (key, kind), data in found.roles.items():
+            self.graph.add_edge(entry.key, key, key=kind, **data)
+        for kind, head, tail, paper in found.one_node:
+            self.refusals.add_relation(kind, head, tail, "one-node", (paper,))
+        for edge, data in paper_relations(found.relations).items():
+            relations[edge] = merge_edges(relations[edge], data) if edge in relations else data
 
-    def _add_relations(self, entry: _Paper, keys: list[str | None]) -> None:
-        """A paper's entity-entity edges: symmetric types in key order, and `papers` counting each paper
-        once per edge."""
-        touched: set[tuple[str, str, str]] = set()
-        for head, tail, kind, evidence in entry.relations:
-            source, target = keys[head], keys[tail]
-            if source is None or target is None or source == target:
-                self.refusals.add_relation(kind.value, entry.uses[head].raw, entry.uses[tail].raw,  # type: ignore[union-attr]
-                                           "one-node", (evidence.paper,))
-                continue
-            if kind in SYMMETRIC_REL_TYPES:
-                source, target = sorted((source, target))
-            self._add_edge(source, target, kind, evidence)
-            touched.add((source, target, kind.value))
-        for edge in sorted(touched):
-            data = model.edge_attrs(self.graph, *edge)
-            assert data is not None
-            data["papers"] = data.get("papers", 0) + 1
+    def _add_results(self, entry: PaperUses, keys: list[Target | None]) -> None:
+        """A paper's result nodes and their edges (results.result_graph)."""
+        ends = [(key.key, model.node_attrs(self.graph, key.key)["label"]) if key else None for key in keys]
+        nodes, edges = result_graph(entry.key, entry.results, ends)
+        self.graph.add_nodes_from(nodes)
+        for source, target, kind, data in edges:
+            self.graph.add_edge(source, target, key=kind, **data)
 
     def _drop_misfit_relations(self) -> None:
         """Remove entity-entity edges whose end labels their type does not allow, or with an end that is no
@@ -325,78 +194,24 @@ class GraphBuilder:
                                            {item["paper"] for item in data["evidence"]}, data["count"])
         self.graph.remove_edges_from(misfits)
 
-    def _add_paper(self, pkey: str, paper: PaperRecord) -> None:
-        attrs = PaperNode(label=NodeLabel.PAPER.value, key=pkey, paper_id=paper.id, abstract=paper.abstract,
-                          authors=list(paper.authors), name=paper.title or _short(paper.abstract), degree=0,
-                          pagerank=0.0, community=-1)
-        attrs.update({f: getattr(paper, f) for f in PAPER_FIELDS if getattr(paper, f) not in (None, "")})  # type: ignore[typeddict-item]
-        self.graph.add_node(pkey, **attrs)
 
-    def _add_edge(self, source: str, target: str, kind: RelType, evidence: CompactEvidence) -> None:
-        data = model.edge_attrs(self.graph, source, target, kind.value)  # the edge's own dict, found once
-        item = cast(Evidence, evidence)  # a read-only mapping with the Evidence fields (graph/evidence.py)
-        if data is not None:
-            data["count"] += 1
-            data["confidence"] = max(data["confidence"], evidence.confidence)
-            if len(data["evidence"]) < MAX_EVIDENCE and item not in data["evidence"]:
-                data["evidence"].append(item)
-        else:
-            self.graph.add_edge(source, target, key=kind.value, **EdgeAttrs(
-                type=kind.value, count=1, confidence=evidence.confidence, evidence=[item]))
-
-
-def _use(name: AdmittedName, evidence: CompactEvidence) -> _Use:
-    """An admitted name as the builder keeps it, with its type vote and evidence."""
-    mention = name.mention
-    label = mention.label.value if mention.label is not None else ""
-    return _Use(name.form, name.name, mention.name, mention.text, label,
-                type_weight(label, mention.source, mention.confidence), name.short, name.short_text, name.bare,
-                name.rule, mention.role.rel_type, evidence)
-
-
-def _resolve(short: str, entry: _Paper, shorts: ShortForms, context: set[str]) -> tuple[str, str] | None:
-    """(group form, rule) a bare short form stands for in this paper: its own definition, else the corpus'."""
-    if short in entry.defines:
-        form = entry.defines[short][0]
-        return shorts.redirect.get((short, form), form), "acronym-own-definition"
-    return shorts.resolve(short, context)
-
-
-def _qualified_forms(uses: list[_Use | None]) -> dict[str, set[str]]:
-    """For each one-word name of a paper that ends another of its names ('translation', 'machine
-    translation'), the forms of the shortest such names: a paper's bare head stands for its qualified
-    term when it has one ('neural machine translation' is a kind of it, not another reading)."""
-    names = {canonical_name(use.name): use.form for use in uses if use is not None and not use.bare}
-    longer: dict[str, list[str]] = defaultdict(list)
-    for name in names:
-        head = name.rpartition(" ")[2]
-        if head != name and head in names:
-            longer[head].append(name)
-    return {names[head]: {names[name] for name in found
-                          if not any(name.endswith(" " + other) for other in found)}
-            for head, found in longer.items()}
-
-
-def _note_merges(node: EntityNode, items: dict[tuple[str, str], set[str]]) -> None:
-    """Add 'name [rule: papers]' lines to the node's `merged_from` for the other names merged into it."""
-    lines = set(node.get("merged_from", []))
-    for (name, rule), papers in items.items():
-        if name == node["name"]:
+def corpus_groups(shorts: ShortForms, merges: Iterable[tuple[str, str, str, str]],
+                  refusals: RefusalTable) -> tuple[UnionFind, list[Note]]:
+    """The groups of forms the corpus makes one entity: a short form's variant definitions folded into their
+    sense, and the synonym pairs the corpus reads as one thing (the others refused); with the merge notes."""
+    groups = UnionFind()
+    notes: list[Note] = []
+    for fold in shorts.fold_variants():
+        if not fold.local:  # a local fold is taken paper by paper (paper_targets)
+            groups.union(fold.variant, fold.into)
+            name = shorts.name(fold.variant)
+            notes += [Note(fold.variant, name, "acronym-variant", paper)
+                      for paper in sorted(shorts.defined_in[fold.short, fold.variant])]
+    for name, into, rule, paper in merges:
+        a, b = group_form(name), group_form(into)
+        if rule == "synonym-of" and not shorts.may_be_synonyms(name, a, into, b):
+            refusals.add_relation(RelType.SYNONYM_OF.value, name, into, "not-synonyms", (paper,))
             continue
-        listed = sorted(p for p in papers if p)
-        more = f" +{len(listed) - MAX_MERGE_PAPERS}" if len(listed) > MAX_MERGE_PAPERS else ""
-        lines.add(f"{name} [{rule}: {', '.join(listed[:MAX_MERGE_PAPERS])}{more}]")
-    if lines:
-        node["merged_from"] = sorted(lines)
-
-
-def _add_alias(node: EntityNode, alias: str) -> None:
-    aliases = node["aliases"]
-    if alias not in aliases:
-        aliases.append(alias)
-        aliases.sort()
-
-
-def _short(text: str, words: int = 10) -> str:
-    parts = text.split()
-    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+        groups.union(a, b)
+        notes += [Note(a, name, rule, paper), Note(b, into, rule, paper)]
+    return groups, notes

@@ -16,14 +16,14 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from paperkg.core import graph_model as model
-from paperkg.core.atomic import atomic_write, atomic_write_text
+from paperkg.core.atomic import atomic_write, atomic_write_texts
 from paperkg.core.characters import replace_invalid_characters
 from paperkg.core.errors import PaperkgError
 from paperkg.core.output_folder import checked_output
@@ -96,7 +96,8 @@ def read_graph(path: Path) -> nx.MultiDiGraph:
     try:
         graph = read_graphml(path) if path.suffix.lower() == ".graphml" else read_json(path)
         _check_shape(graph)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, nx.NetworkXError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError, SyntaxError,  # XML ParseError
+            nx.NetworkXError) as error:
         raise PaperkgError(f"{path} is not a paperkg graph ({type(error).__name__}: {error}).") from None
     return graph
 
@@ -117,26 +118,33 @@ def _check_shape(graph: nx.MultiDiGraph) -> None:
 
 
 def graph_table(graph: nx.MultiDiGraph) -> GraphTable:
-    """The knowledge graph as exchange formats hold it: each node labelled by its name (a paper by
-    its title) with its type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE
-    (its relation type, also in `interaction`) with the id 'source|TYPE|target'; sorted, XML-safe."""
-    def nodes() -> Iterator[NodeRow]:
-        for key in sorted(graph.nodes):
-            attrs = model.node_attrs(graph, key)
+    """The knowledge graph as exchange formats hold it (see rows_table)."""
+    return rows_table(lambda: ((key, model.node_attrs(graph, key)) for key in sorted(graph.nodes)),
+                      lambda: sorted_edges(graph), dict(graph.graph))
+
+
+def rows_table(nodes: Callable[[], Iterable[tuple[str, Any]]],
+               edges: Callable[[], Iterable[tuple[str, str, str, Any]]], attributes: dict[str, Any]) -> GraphTable:
+    """The knowledge graph, given as sorted node rows (key, attributes) and edge rows (source, target, type,
+    attributes), as exchange formats hold it: each node labelled by its name (a paper by its title) with its
+    type in `node_type` and Cytoscape's `shared name`; each edge of kind TYPE (its relation type, also in
+    `interaction`) with the id 'source|TYPE|target'; XML-safe."""
+    def node_rows() -> Iterator[NodeRow]:
+        for key, attrs in nodes():
             data = {name: value for name, value in attrs.items() if name != "label"}
             name = str(attrs.get("name", key))
             yield NodeRow(_xml_safe(key), _safe({**data, NODE_LABEL: name, CYTOSCAPE_NAME: name,
                                                  NODE_TYPE: attrs.get("label")}))
 
-    def edges() -> Iterator[EdgeRow]:
-        for source, target, key, data in sorted_edges(graph):
+    def edge_rows() -> Iterator[EdgeRow]:
+        for source, target, key, data in edges():
             kind = str(data.get("type", key))
             columns = {name: value for name, value in data.items() if name != "type"}
             yield EdgeRow(_xml_safe(f"{source}|{kind}|{target}"), _xml_safe(source), _xml_safe(target),
                           _xml_safe(kind), _safe({**columns, INTERACTION: kind}))
 
-    return GraphTable(directed=True, nodes=nodes, edges=edges,
-                      attributes=_safe(dict(sorted(graph.graph.items()))))
+    return GraphTable(directed=True, nodes=node_rows, edges=edge_rows,
+                      attributes=_safe(dict(sorted(attributes.items()))))
 
 
 def _table(graph: nx.MultiDiGraph | GraphTable) -> GraphTable:
@@ -198,8 +206,7 @@ def write_csv(graph: nx.MultiDiGraph | GraphTable, directory: Path) -> list[Path
              **_first_sentence(edge.attributes)} for edge in table.edges()]
     edges = _csv_text(_csv_columns(rows, EDGE_CSV_FIRST, EDGE_CSV_LEFT_OUT), rows)
     written = [Path(directory) / "nodes.csv", Path(directory) / "edges.csv"]
-    atomic_write_text(written[0], nodes)
-    atomic_write_text(written[1], edges)
+    atomic_write_texts({written[0]: nodes, written[1]: edges})
     return written
 
 
@@ -235,8 +242,8 @@ def write_vosviewer(table: GraphTable, directory: Path) -> list[Path]:
             data.get("x", 0.0), data.get("y", 0.0), cluster, data.get("papers", 0), links[ids[node.id]],
             strength[ids[node.id]], "" if year is None else year)))
     written = [Path(directory) / name for name in VOSVIEWER_FILES]
-    atomic_write_text(written[0], "\n".join(rows) + "\n")
-    atomic_write_text(written[1], "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges)))
+    atomic_write_texts({written[0]: "\n".join(rows) + "\n",
+                        written[1]: "".join(f"{a}\t{b}\t{weight}\n" for a, b, weight in sorted(edges))})
     return written
 
 

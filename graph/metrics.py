@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -34,18 +35,44 @@ def add_metrics(graph: nx.MultiDiGraph) -> None:
             targets.append(index[v])
             counts.append(count)
     heads, tails, weights = (np.frombuffer(column, dtype=np.int64) for column in (sources, targets, counts))
-    degrees = (np.bincount(heads, minlength=len(nodes)) + np.bincount(tails, minlength=len(nodes))).tolist()
-    pagerank = _pagerank(len(nodes), *_summed_pairs(heads, tails, weights, len(nodes))).tolist()  # Python floats
-    low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, len(nodes))
+    found = node_metrics(len(nodes), heads, tails, weights)
     del sources, targets, counts, heads, tails, weights
-    communities = louvain_communities(len(nodes), _as_ints(low, high, pair_weights), SEED)
-    ordered = sorted(([nodes[u] for u in members] for members in communities), key=lambda c: (-len(c), min(c)))
-    community_of = {node: number for number, members in enumerate(ordered) for node in members}
     for key, position in index.items():
         data = graph.nodes[key]
-        data["degree"] = degrees[position]  # graph.degree(key): edges out and in, a self-loop twice
-        data["pagerank"] = round(pagerank[position], 8)
-        data["community"] = community_of.get(key, -1)
+        data["degree"], data["pagerank"], data["community"] = found.of(position)
+
+
+class Metrics(NamedTuple):
+    """Degree, PageRank and community of nodes 0..n-1 (numbered in key order)."""
+
+    degrees: list[int]
+    pagerank: list[float]
+    community: list[int]
+
+    def of(self, node: int) -> tuple[int, float, int]:
+        """A node's (degree, pagerank rounded as the graph holds it, community)."""
+        return self.degrees[node], round(self.pagerank[node], 8), self.community[node]
+
+
+def node_metrics(size: int, heads: np.ndarray, tails: np.ndarray, weights: np.ndarray,
+                 communities_of: np.ndarray | None = None) -> Metrics:
+    """The metrics of nodes 0..size-1 (numbered in key order) joined by the edges heads[i] -> tails[i] with
+    count weights[i], in any order. `communities_of` (a mask of edges) limits Louvain to those edges: the
+    nodes of no such edge get community -1 (docs/guides/large-corpora.md: the entity graph at scale)."""
+    degrees = (np.bincount(heads, minlength=size) + np.bincount(tails, minlength=size)).tolist()
+    pagerank = _pagerank(size, *_summed_pairs(heads, tails, weights, size)).tolist()  # Python floats
+    if communities_of is not None:
+        heads, tails, weights = heads[communities_of], tails[communities_of], weights[communities_of]
+    low, high, pair_weights = _summed_pairs(np.minimum(heads, tails), np.maximum(heads, tails), weights, size)
+    members = np.unique(np.concatenate([low, high])) if communities_of is not None else np.arange(size)
+    numbers = np.searchsorted(members, low), np.searchsorted(members, high)  # Louvain over the members only
+    found = louvain_communities(len(members), _as_ints(*numbers, pair_weights), SEED)
+    ordered = sorted((sorted(members[list(c)].tolist()) for c in found), key=lambda c: (-len(c), c[0]))
+    community = [-1] * size
+    for number, nodes in enumerate(ordered):
+        for node in nodes:
+            community[node] = number
+    return Metrics(degrees, pagerank, community)
 
 
 def _summed_pairs(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,

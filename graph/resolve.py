@@ -116,6 +116,17 @@ class ShortForms:
         if paper:
             self.defined_in[short, form].add(paper)
 
+    def update(self, other: ShortForms) -> None:
+        """Add the definitions another part of the corpus made (before any fold: the assembly's partitions)."""
+        for short, senses in other.papers.items():
+            self.papers[short].update(senses)
+        for pair, context in other.context.items():
+            self.context[pair].update(context)
+        for form, spellings in other.spellings.items():
+            self.spellings[form].update(spellings)
+        for pair, papers in other.defined_in.items():
+            self.defined_in[pair] |= papers
+
     def name(self, form: str) -> str:
         """A definition's long form as most papers write it."""
         spellings = self.spellings[form]

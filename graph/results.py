@@ -7,10 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
-import networkx as nx
-
-from paperkg.core import graph_model as model
-from paperkg.core.graph_model import ResultNode, result_key
+from paperkg.core.graph_model import EdgeAttrs, Evidence, ResultNode, result_key
 from paperkg.core.schema import RESULT_PARTS, RESULT_REL_TYPES, NodeLabel, PaperRecord, RelType, ResultStatement
 
 from .evidence import CompactEvidence, EvidenceFactory
@@ -51,26 +48,31 @@ def pending_results(paper: PaperRecord, statements: list[ResultStatement],
     return found
 
 
-def add_results(graph: nx.MultiDiGraph, paper: str, results: list[PendingResult], keys: list[str | None],
-                add_edge: Callable[[str, str, RelType, CompactEvidence], None]) -> None:
-    """Add a paper's result nodes and their edges; `keys[i]` is the node of the paper's entity mention i (None: no
-    node). A part goes to its node only when the node has the type the part takes (a shared task the pipeline
-    typed a Task is a data set by text only)."""
+def result_graph(paper: str, results: list[PendingResult], ends: list[tuple[str, str] | None]
+                 ) -> tuple[list[tuple[str, ResultNode]], list[tuple[str, str, str, EdgeAttrs]]]:
+    """A paper's result nodes and their edges (one each: a result has one value and one part of each kind);
+    `ends[i]` is the (key, label) of the node of the paper's entity mention i (None: no node). A part goes to its
+    node only when the node has the label the part takes (a shared task the pipeline typed a Task is a data set
+    by text only). The builder adds them to its graph; the assembly by parts writes them with the paper's."""
+    nodes: list[tuple[str, ResultNode]] = []
+    edges: list[tuple[str, str, str, EdgeAttrs]] = []
     for pending in results:
         statement, evidence = pending.statement, pending.evidence
         key = result_key(evidence.paper, statement.start)
-        if key in graph:
-            continue
         node = result_node(key, statement, evidence)
-        graph.add_node(key, **node)
-        add_edge(paper, key, RelType.REPORTS, evidence)
+        edges.append((paper, key, RelType.REPORTS.value, _edge(RelType.REPORTS, evidence)))
         for name, (entity, part_evidence) in sorted(pending.parts.items()):
-            kind = PART_TYPES[name]
-            target = keys[entity]
-            if target is not None and model.node_attrs(graph, target)["label"] == RESULT_REL_TYPES[kind]:
-                add_edge(key, target, kind, part_evidence)
+            kind, end = PART_TYPES[name], ends[entity]
+            if end is not None and end[1] == RESULT_REL_TYPES[kind]:
+                edges.append((key, end[0], kind.value, _edge(kind, part_evidence)))
                 if kind is RelType.ON_DATASET:
-                    model.result_attrs(graph, key)["dataset_key"] = target
+                    node["dataset_key"] = end[0]
+        nodes.append((key, node))
+    return nodes, edges
+
+
+def _edge(kind: RelType, evidence: CompactEvidence) -> EdgeAttrs:
+    return EdgeAttrs(type=kind.value, count=1, confidence=evidence.confidence, evidence=[cast(Evidence, evidence)])
 
 
 def result_node(key: str, statement: ResultStatement, evidence: CompactEvidence) -> ResultNode:

@@ -51,16 +51,23 @@ def sorted_edges(graph: nx.MultiDiGraph) -> Iterator[tuple[str, str, str, EdgeAt
 
 def write_node_link_json(graph: nx.MultiDiGraph, handle: IO[bytes]) -> None:
     """Node-link JSON (NetworkX's `edges="edges"` form), one node or edge a line, keys sorted."""
+    write_node_link_rows(dict(graph.graph), sorted_edges(graph),
+                         ((node, model.node_attrs(graph, node)) for node in sorted(graph.nodes)), handle)
+
+
+def write_node_link_rows(graph_attrs: dict[str, Any], edges: Iterable[tuple[str, str, str, Any]],
+                         nodes: Iterable[tuple[str, Any]], handle: IO[bytes]) -> None:
+    """Node-link JSON of edges (source, target, key, attributes) and nodes (key, attributes), each given sorted."""
     def line(item: dict[str, Any]) -> bytes:
         return json.dumps(item, sort_keys=True, ensure_ascii=False, default=json_default).encode("utf8")
 
-    graph_attrs = json.dumps(dict(sorted(graph.graph.items())), sort_keys=True, ensure_ascii=False)
+    attrs = json.dumps(dict(sorted(graph_attrs.items())), sort_keys=True, ensure_ascii=False)
     handle.write(b'{"directed": true,\n"edges": [\n')
-    for index, (source, target, key, data) in enumerate(sorted_edges(graph)):
+    for index, (source, target, key, data) in enumerate(edges):
         handle.write((b",\n" if index else b"") + line({**data, "source": source, "target": target, "key": key}))
-    handle.write(f'\n],\n"graph": {graph_attrs},\n"multigraph": true,\n"nodes": [\n'.encode("utf8"))
-    for index, node in enumerate(sorted(graph.nodes)):
-        handle.write((b",\n" if index else b"") + line({**model.node_attrs(graph, node), "id": node}))
+    handle.write(f'\n],\n"graph": {attrs},\n"multigraph": true,\n"nodes": [\n'.encode("utf8"))
+    for index, (node, data) in enumerate(nodes):
+        handle.write((b",\n" if index else b"") + line({**data, "id": node}))
     handle.write(b"\n]}\n")
 
 

@@ -18,7 +18,7 @@ import bibtexparser
 from bibtexparser.library import Library
 from bibtexparser.middlewares import BlockMiddleware, SeparateCoAuthors, default_parse_stack
 from bibtexparser.middlewares.names import parse_single_name_into_parts
-from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock, String
 
 # bibtexparser logs each malformed block; the reader reports it as file:line instead.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -38,19 +38,38 @@ class BibtexEntry:
     problem: str | None = None
 
 
-def read_bibtex(text: str) -> Iterator[BibtexEntry]:
-    """Entries in file order; a malformed entry or a repeated citation key is a problem entry
-    (BibTeX itself refuses a repeated key) and reading goes on."""
-    stack = [_Concatenation(), *default_parse_stack(), SeparateCoAuthors()]
-    library = bibtexparser.parse_string(text, parse_stack=stack)
-    for block in library.blocks:
-        line = (block.start_line or 0) + 1  # bibtexparser's blocks parsed from text always have one
-        if isinstance(block, Entry):
-            yield BibtexEntry(line, _record_fields(block))
-        elif isinstance(block, DuplicateBlockKeyBlock):
-            yield BibtexEntry(line, problem=f"citation key {block.key!r} is used by an earlier entry")
-        elif isinstance(block, ParsingFailedBlock):
-            yield BibtexEntry(line, problem=getattr(block.error, "abort_reason", None) or str(block.error))
+class BibtexReader:
+    """Reads a BibTeX file a chunk of whole entries at a time: the @string macros and citation keys of the
+    chunks read so far hold for the next ones."""
+
+    def __init__(self) -> None:
+        self.macros: list[str] = []
+        self.keys: set[str] = set()
+
+    def entries(self, text: str, first_line: int = 1) -> Iterator[BibtexEntry]:
+        """The entries of one chunk (starting at line `first_line` of its file) in file order; a malformed
+        entry or a repeated citation key is a problem entry (BibTeX itself refuses a repeated key) and reading
+        goes on."""
+        macros = "".join(f"{macro}\n" for macro in self.macros)
+        shift = macros.count("\n")
+        stack = [_Concatenation(), *default_parse_stack(), SeparateCoAuthors()]
+        library = bibtexparser.parse_string(macros + text, parse_stack=stack)
+        for block in library.blocks:
+            start = block.start_line or 0  # bibtexparser's blocks parsed from text always have one
+            if start < shift:
+                continue  # the earlier chunks' macros, read again
+            line = start - shift + first_line
+            if isinstance(block, String):
+                self.macros.append(block.raw or "")
+            elif isinstance(block, Entry) and block.key in self.keys:
+                yield BibtexEntry(line, problem=f"citation key {block.key!r} is used by an earlier entry")
+            elif isinstance(block, Entry):
+                self.keys.add(block.key)
+                yield BibtexEntry(line, _record_fields(block))
+            elif isinstance(block, DuplicateBlockKeyBlock):
+                yield BibtexEntry(line, problem=f"citation key {block.key!r} is used by an earlier entry")
+            elif isinstance(block, ParsingFailedBlock):
+                yield BibtexEntry(line, problem=getattr(block.error, "abort_reason", None) or str(block.error))
 
 
 def _record_fields(entry: Entry) -> dict[str, object]:

@@ -18,7 +18,9 @@ of the 126,678 real abstracts in the shared corpus has 12,694 characters; spaCy 
 """
 from __future__ import annotations
 
+import ast
 import hashlib
+import json
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -55,16 +57,18 @@ def record_from_fields(raw: Mapping[str, Any], source: str, *,
     for name, value in fields.items():
         if problem := next(filter(None, map(undecodable, _strings(value))), None):
             raise RecordError(f"the {name} is {problem}")
-    abstract = _as_text(fields.get("abstract")).strip()
-    if not abstract:
-        raise RecordError("record has no abstract")
+    abstract = _abstract_text(fields.get("abstract"))
+    if not abstract or _placeholder(abstract):
+        raise RecordError("record has no abstract" + (f" ({abstract[:60]!r} stands in for one)" if abstract else ""))
     if len(abstract) > max_abstract_chars:
         raise RecordError(f"abstract of {len(abstract):,} characters is over the limit of {max_abstract_chars:,} "
                           "(max_abstract_chars)")
     normalized = normalize_text(abstract)
     if not normalized.text:
         raise RecordError("abstract is empty once markup and links are removed")
-    own_id = normalize_paper_id(_as_text(fields.get("id")))
+    if not any(char.isalpha() for char in normalized.text):
+        raise RecordError(f"the abstract {normalized.text[:40]!r} holds no word")
+    own_id = normalize_paper_id(_id_text(fields.get("id")))
     paper_id = own_id or text_paper_id(normalized.text)
     return PaperRecord(
         id=paper_id,
@@ -77,6 +81,70 @@ def record_from_fields(raw: Mapping[str, Any], source: str, *,
         code_url=_clean(_as_text(fields.get("code_url"))) or normalized.code_url,
         source=source,
     )
+
+
+def _abstract_text(value: Any) -> str:
+    """The abstract as text: a string, or an OpenAlex abstract_inverted_index ({word: [positions]}) put back in
+    order; RecordError for anything else (a number, a list, another object is not an abstract)."""
+    if value is None or isinstance(value, str):
+        text = (value or "").strip()
+        if written_out(text):
+            raise RecordError(f"the abstract {text[:40]!r} is a list or object written out as text, not an abstract")
+        return text
+    if isinstance(value, Mapping) and value and all(
+            isinstance(word, str) and isinstance(places, list) and all(type(place) is int for place in places)
+            for word, places in value.items()):
+        words = sorted((place, word) for word, places in value.items() for place in places)
+        return " ".join(word for _, word in words).strip()
+    raise RecordError(f"the abstract is {_kind(value)}, not text")
+
+
+def written_out(text: str) -> bool:
+    """Whether a text is a whole JSON or Python list or object ("[false]", "{'x': 1}"), as a spreadsheet cell
+    holding one is."""
+    if not (text[:1] in "[{" and text[-1:] in "]}" and len(text) <= MAX_WRITTEN_OUT):
+        return False
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            return isinstance(parse(text), (list, dict, set, tuple))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False
+
+
+MAX_WRITTEN_OUT = 10_000  # longer texts are not looked at (a real abstract is never a whole JSON value anyway)
+
+
+def _id_text(value: Any) -> str:
+    """A record's own id as text: a string or a whole number; RecordError for anything else."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    raise RecordError(f"the id is {_kind(value)}, not text or a whole number")
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, for a warning (never its text: it may be long)."""
+    names = {bool: "true or false", int: "a number", float: "a number", list: "a list", tuple: "a list",
+             dict: "an object"}
+    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
+
+
+def _placeholder(abstract: str) -> bool:
+    """Whether the abstract is what an export writes when there is none ("[No abstract available]")."""
+    return len(abstract) < 60 and _PLACEHOLDER_NOISE.sub(" ", abstract.casefold()).strip() in abstract_placeholders()
+
+
+_PLACEHOLDER_NOISE = re.compile(r"[\W_]+")
+
+
+@cache
+def abstract_placeholders() -> frozenset[str]:
+    """The placeholders of ingest/data/abstract_placeholders.tsv."""
+    return frozenset(row[0] for row in read_table("abstract_placeholders.tsv"))
 
 
 def undecodable(text: str) -> str | None:
@@ -146,12 +214,10 @@ def parse_authors(value: Any) -> list[str]:
 
 def _split_author_string(text: str) -> list[str]:
     text = " ".join(text.split())
-    if ";" in text:
-        return text.split(";")
-    parts = _AUTHOR_AND.split(text)
+    parts = text.split(";") if ";" in text else _AUTHOR_AND.split(text)
     if len(parts) > 1 and all(part.count(",") == 1 for part in parts):
-        return [" ".join(reversed(part.split(","))) for part in parts]  # BibTeX "Last, First"
-    return [name for part in parts for name in part.split(",")]
+        return [" ".join(reversed(part.split(","))) for part in parts]  # BibTeX's, Web of Science's "Last, First"
+    return parts if ";" in text else [name for part in parts for name in part.split(",")]
 
 
 def _author_from_item(item: Any) -> str:
@@ -201,8 +267,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _as_text(value: Any) -> str:
-    """A field value as text: lists of strings are joined, None is ''."""
-    if value is None:
+    """A field value as text: lists of strings are joined, None and an object are ''."""
+    if value is None or isinstance(value, Mapping):
         return ""
     if isinstance(value, (list, tuple)):
         return " ".join(_as_text(item) for item in value)

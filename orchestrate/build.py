@@ -25,12 +25,16 @@ from paperkg.core.atomic import atomic_write
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.manifest import MANIFEST, FileEntry, Manifest, describe_files, digest, read_manifest, verify
 from paperkg.core.output_folder import checked_output, names_file_only, names_folder
+from paperkg.core.output_guard import check_folder_kind
 from paperkg.core.schema import Extraction
-from paperkg.ingest.readers import InputWarning, display_name
+from paperkg.ingest.input_files import display_name
+from paperkg.ingest.source import is_stream
 from paperkg.orchestrate.artifact import LAYERS, write_layers
 from paperkg.orchestrate.extraction_store import ExtractionStore
 from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
+from paperkg.orchestrate.warnings_log import WarningLog
+from paperkg.processes import run_forked, when_idle
 from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
@@ -67,7 +71,7 @@ class BuildSummary:
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    warnings: list[InputWarning] = field(default_factory=list)
+    warnings: WarningLog = field(default_factory=WarningLog)
     written: list[Path] = field(default_factory=list)
     build_id: str = ""
     steps: dict[str, float] = field(default_factory=dict)  # seconds per step: reading and extracting, graph, each file
@@ -86,11 +90,12 @@ class _Staged:
 
 def check_build_folder(output: Path) -> None:
     """-o of a build names a folder: any name but one with a file type's extension (an existing file: the output
-    folder check says so)."""
+    folder check says so), and not one of extraction shards."""
     if not output.exists() and names_file_only(output):
         raise PaperkgError(f"-o {output}: a build writes a folder (graph.json, graph.graphml, graph.html, ...), so -o "
                            f"names a folder: use -o {output.with_suffix('')}/ (or {output}/ to keep the name).",
                            ExitCode.USAGE)
+    check_folder_kind(output, shards=False)
 
 
 def extraction_target(output: Path | None, dask: bool) -> Path:
@@ -119,7 +124,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         store = ExtractionStore(out.staging / SPOOL)
         staged = _stage_lines(run, store, options, mode, summary)
         store.close()
-        summary.warnings = list(run.warnings)
+        summary.warnings = run.warnings
         if summary.papers_new == 0 and not staged.stale:
             return summary
         summary.steps["extraction"] = time.perf_counter() - started
@@ -127,7 +132,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
         graph, refusals = _graph_from_store(store, out.staging / EXTRACTIONS, thesaurus, run)
         (out.staging / SPOOL).unlink()
         summary.steps["graph"] = time.perf_counter() - step
-        inputs = input_set(staged.files, staged.earlier_inputs)
+        inputs = input_set(run.read, staged.earlier_inputs)
         exported, summary.trends = _write_graph_files(graph, refusals, out.staging, options, _title(inputs),
                                                       summary.steps)
         files = {**describe_files(out.staging, [name for name in OUTPUTS if name not in exported]), **exported}
@@ -138,7 +143,7 @@ def run_build(options: BuildOptions, console: Console) -> BuildSummary:
     summary.written = [options.output / name for name in (*OUTPUTS, MANIFEST)]
     summary.nodes = dict(sorted(Counter(label for _, label in model.labels(graph)).items()))
     summary.edges = dict(sorted(Counter(data["type"] for *_, data in model.edges(graph)).items()))
-    summary.warnings = list(run.warnings)
+    summary.warnings = run.warnings
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -151,7 +156,7 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
     staged = _Staged(files=[], earlier_inputs=earlier.inputs if earlier else [])
     if options.from_extractions:
         staged.files = extraction_files(run)
-        summary.papers_new, summary.papers_skipped = _add_extraction_files(store, staged.files, known)
+        summary.papers_new, summary.papers_skipped = _add_extraction_files(store, staged.files, known, run)
         return staged
     staged.files = run.files()
     if options.update:
@@ -159,8 +164,9 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
                                                               options.output / EXTRACTIONS)
         store.drop(staged.stale)
         known -= staged.stale
-    for paper_id, line in run.extracted(staged.files, known, warm=_import_graph_and_views):
-        store.append(paper_id, line)
+    with when_idle(_import_graph_and_views):
+        for paper_id, line in run.extracted(staged.files, known):
+            store.append(paper_id, line)
     summary.papers_new, summary.papers_skipped = len(store) - len(known), run.counts.known
     return staged
 
@@ -168,14 +174,14 @@ def _stage_lines(run: Run, store: ExtractionStore, options: BuildOptions, mode: 
 def _import_graph_and_views() -> None:
     """Import what the steps after extraction use (the graph builder, the exports, the views with NumPy,
     SciPy, Jinja2 and PyVis) while the fork server loads the pipeline and this process would idle
-    (parallel._warming)."""
+    (parallel._pooled)."""
     import paperkg.graph.builder
     import paperkg.graph.exports
     import paperkg.viz.views  # noqa: F401
 
 
 def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,
-                console: Console) -> tuple[int, list[InputWarning]]:
+                console: Console) -> tuple[int, WarningLog]:
     """Extraction only: one JSON line per paper, streamed into `output` (replaced only when at least
     one paper was read); returns (papers, warnings)."""
     run = Run.start(inputs, output, settings, console, writes_file=True)
@@ -196,7 +202,7 @@ def run_extract(inputs: list[Path], output: Path, settings: ExtractSettings,
     except _NothingRead:
         if created:
             output.parent.rmdir()
-    return written, list(run.warnings)
+    return written, run.warnings
 
 
 class _NothingRead(Exception):
@@ -223,7 +229,7 @@ def _previous_build(folder: Path, store: ExtractionStore, mode: str) -> tuple[Ma
         raise PaperkgError(f"--update needs an earlier build in {folder}, but {folder / JSON} does not exist.")
     if not (folder / EXTRACTIONS).is_file():
         raise PaperkgError(f"--update needs {folder / EXTRACTIONS} from the earlier build; build {folder} again.")
-    return manifest, store.add_file(folder / EXTRACTIONS)
+    return manifest, store.add_file(folder / EXTRACTIONS)[0]
 
 
 def extraction_mode(settings: ExtractSettings) -> str:
@@ -248,10 +254,12 @@ def _changed_inputs(files: list[Path], earlier: list[dict[str, Any]],
                     extractions: Path) -> tuple[list[dict[str, Any]], set[str]]:
     """For --update: the earlier input set without the entries of this run's files (they are recorded
     anew), and the ids of the papers read from the files whose sha256 changed since (re-extracted;
-    an edited paragraph without an id has a new id, so its old version must go)."""
-    paths = {str(path) for path in files}
-    changed = {item["path"] for item in earlier if item["path"] in paths} - {
-        str(path) for path in files if {"path": str(path), **_entry(path)} in earlier}
+    an edited paragraph without an id has a new id, so its old version must go). A pipe or standard input
+    cannot be read before the build reads it: its papers are kept, and those read again skipped."""
+    paths = {display_name(path) for path in files}
+    same = {display_name(path) for path in files
+            if is_stream(path) or {"path": display_name(path), **_entry(path)} in earlier}
+    changed = {item["path"] for item in earlier if item["path"] in paths} - same
     kept = [item for item in earlier if item["path"] not in paths]
     if not changed:
         return kept, set()
@@ -286,18 +294,21 @@ def extraction_files(run: Run) -> list[Path]:
                 run.report(str(item), "holds no .jsonl extraction files")
             files += run.files(found)
         else:
-            found = [path for path in run.files([item]) if path.suffix == ".jsonl"]
+            found = [path for path in run.files([item]) if path.suffix == ".jsonl" or is_stream(path)]
             for path in found:
-                checked_output(path)  # a saved extraction file its folder's manifest lists must match it
+                if not is_stream(path):
+                    checked_output(path)  # a saved extraction file its folder's manifest lists must match it
             files += found
     return files
 
 
-def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[str]) -> tuple[int, int]:
-    """Index saved extraction files (shards); returns (new papers, papers already built)."""
+def _add_extraction_files(store: ExtractionStore, files: list[Path], known: set[str], run: Run) -> tuple[int, int]:
+    """Index saved extraction files (shards), each read once (its size and sha256 into `run.read`); returns
+    (new papers, papers already built)."""
     new: set[str] = set()
     for path in files:
-        new |= store.add_file(path)
+        ids, run.read[path] = store.add_file(path)
+        new |= ids
     return len(new - known), len(new & known)
 
 
@@ -346,9 +357,8 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
     from paperkg.graph import exports
     from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.trends import trends as graph_trends
+    from paperkg.orchestrate.parallel import layout_worker, second_process_pays
     from paperkg.viz.leaderboard_page import write_leaderboard_page
-    from paperkg.core.forked import run_forked
-    from paperkg.orchestrate.parallel import one_worker_pool, second_process_pays
     from paperkg.viz.views import start_views
 
     def graphml() -> tuple[float, dict[str, FileEntry]]:
@@ -358,7 +368,7 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
 
     fork = second_process_pays(options.extract.jobs, graph.number_of_nodes())
     with run_forked(graphml, f"writing {GRAPHML}", fork) as written, \
-            one_worker_pool(graph.number_of_nodes()) if fork else nullcontext() as layouts:
+            layout_worker(graph.number_of_nodes()) if fork else nullcontext() as layouts:
         began = time.perf_counter()
         views = start_views(graph, folder, replace(options.view, title=title), layouts=layouts)
         planned = time.perf_counter() - began
@@ -394,6 +404,9 @@ def _count_papers(graph: nx.MultiDiGraph) -> int:
 
 
 def _title(inputs: list[dict[str, Any]]) -> str:
-    """graph.html's title: the names of the input files (of every build an --update added to)."""
-    names = sorted({Path(item["path"]).name for item in inputs})
+    """graph.html's title: the names of the input files (of every build an --update added to), a folder's
+    name for the files of a folder that holds more than one of them."""
+    paths = [Path(item["path"]) for item in inputs]
+    in_folder = Counter(path.parent for path in paths)
+    names = sorted({f"{path.parent.name}/" if in_folder[path.parent] > 1 else path.name for path in paths})
     return "paperkg · " + ", ".join(names[:3]) + (" …" if len(names) > 3 else "")

@@ -9,7 +9,8 @@ from enum import Enum
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder, write_beside_build
+from paperkg.core.output_folder import check_output_folder, names_file_only, names_folder
+from paperkg.core.output_guard import check_output
 
 class ExportFormat(str, Enum):
     """Formats of `paperkg export`."""
@@ -72,13 +73,12 @@ def write_export(graph_file: Path, format: str, target: Path, entity_map: bool) 
         from paperkg.viz.map_export import entity_map_table
 
         graph = entity_map_table(graph, layer=views_layer(exports.graph_path(graph_file)))
-    check_output_folder(target if format in FOLDER_FORMATS else target.parent)
     if format in FOLDER_FORMATS:
-        target.mkdir(parents=True, exist_ok=True)
+        check_output_folder(target)
         return (exports.write_csv if format == "csv" else exports.write_vosviewer)(graph, target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    writer = {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format]
-    write_beside_build(target, lambda path: writer(graph, path))
+    check_output_folder(target.parent)
+    check_output(target, f"a {format} export", may_match=True)
+    {"graphml": exports.write_graphml, "gexf": exports.write_gexf, "json": exports.write_json}[format](graph, target)
     return [target]
 
 
@@ -92,6 +92,7 @@ def write_thesaurus(graph_file: Path, output: Path) -> int:
     if output.is_dir():
         raise PaperkgError(f"-o {output} is a folder; name the thesaurus file to write (e.g. thesaurus.tsv).",
                            ExitCode.USAGE)
+    check_output(output, "the thesaurus")
     text = thesaurus_text(read_graph(graph_file))
-    write_beside_build(output, lambda path: atomic_write_text(path, text))
+    atomic_write_text(output, text)
     return sum(1 for line in text.splitlines()[2:] if line and not line.startswith("#"))

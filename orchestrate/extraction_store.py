@@ -8,10 +8,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from paperkg.core.manifest import FileEntry
 from paperkg.core.schema import SchemaError
+from paperkg.ingest.input_files import display_name
+from paperkg.ingest.source import Tally, open_bytes
 
 
 class _Entry(NamedTuple):
@@ -28,6 +32,7 @@ class ExtractionStore:
 
     def __init__(self, spool: Path) -> None:
         self.files: list[Path] = [spool]
+        self.names: list[str] = ["new extraction"]  # how a file's lines are named in messages
         self._entries: list[_Entry] = []
         self._spool: BinaryIO = open(spool, "wb")  # noqa: SIM115 - closed by close()
         self._spool_lines = 0
@@ -42,21 +47,31 @@ class ExtractionStore:
         self._entries.append(_Entry(paper_id, _digest(data), 0, self._spool.tell(), len(data), self._spool_lines))
         self._spool.write(data)
 
-    def add_file(self, path: Path) -> set[str]:
-        """Index every line of a saved extraction file; returns its paper ids. A line that is not an
-        extraction record is an error naming the file and line."""
+    def add_file(self, path: Path) -> tuple[set[str], FileEntry]:
+        """Index every line of a saved extraction file, read once (a pipe's lines are copied beside the spool,
+        to be read again in id order); returns its paper ids and its size and sha256 as read. A line that is
+        not an extraction record is an error naming the file and line."""
         index = len(self.files)
-        self.files.append(path)
         ids: set[str] = set()
         offset = 0
-        with open(path, "rb") as handle:
+        tally = Tally()
+        with open_bytes(path) as (handle, regular), \
+                nullcontext() if regular else open(self._copy(index), "wb") as copy:
+            self.files.append(path if regular else self._copy(index))
+            self.names.append(display_name(path))
             for number, data in enumerate(handle, start=1):
+                tally.add(data)
+                if copy is not None:
+                    copy.write(data)
                 if data.strip():
-                    paper_id = _paper_id(data, f"{path}:{number}")
+                    paper_id = _paper_id(data, f"{self.names[index]}:{number}")
                     ids.add(paper_id)
                     self._entries.append(_Entry(paper_id, _digest(data), index, offset, len(data), number))
                 offset += len(data)
-        return ids
+        return ids, tally.entry()
+
+    def _copy(self, index: int) -> Path:
+        return self.files[0].with_name(f".input-{index}.jsonl")
 
     def drop(self, paper_ids: set[str]) -> None:
         """Forget the lines of these papers (an --update re-extracts them from a changed input)."""
@@ -87,8 +102,7 @@ class ExtractionStore:
                 handle.close()
 
     def _where(self, entry: _Entry) -> str:
-        name = "new extraction" if entry.file == 0 else str(self.files[entry.file])
-        return f"{name}:{entry.line}"
+        return f"{self.names[entry.file]}:{entry.line}"
 
 
 def _digest(data: bytes) -> bytes:

@@ -15,7 +15,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.output_folder import names_folder, write_beside_build
+from paperkg.core.output_folder import names_folder
+from paperkg.core.output_guard import check_output
 from paperkg.graph.exports import spreadsheet_safe
 from paperkg.graph.leaderboard import Board, Leaderboard, Leaderboards, Row, best_by_year
 from paperkg.viz.options import LEADERBOARD_FILE
@@ -28,15 +29,16 @@ MAX_TITLE = 60
 
 
 def output_target(output: Path | None) -> Path | None:
-    """The file -o names: an .html, .json or .csv file, or a folder for leaderboard.html; usage error otherwise."""
+    """The file -o names: an .html, .json or .csv file, or a folder for leaderboard.html; a usage error otherwise,
+    or when it is a file a build lists (core/output_guard.py), before any work."""
     if output is None:
         return None
-    if names_folder(output):
-        return output / LEADERBOARD_FILE
-    if output.suffix.lower() not in FORMATS:
+    target = output / LEADERBOARD_FILE if names_folder(output) else output
+    if target.suffix.lower() not in FORMATS:
         raise PaperkgError(f"-o {output}: name an .html, .json or .csv file, or a folder for {LEADERBOARD_FILE}.",
                            ExitCode.USAGE)
-    return output
+    check_output(target, "a leaderboard")
+    return target
 
 
 def read_leaderboards(graph_file: Path) -> Leaderboards:
@@ -103,24 +105,19 @@ def csv_text(board: Leaderboard, sort: str) -> str:
 
 
 def write_output(board: Leaderboard, target: Path, sort: str, by_year: bool, title: str) -> None:
-    """The leaderboard into `target` by its extension (.html, .json, .csv), never over a file a build lists
-    unless it comes out as the build wrote it."""
-    suffix = target.suffix.lower()
-
-    def write(path: Path) -> None:
-        from paperkg.core.atomic import atomic_write_text
-
-        if suffix == ".html":
-            from paperkg.viz.leaderboard_page import write_leaderboard_page
-
-            write_leaderboard_page([board], path, title, sort)
-        elif suffix == ".json":
-            atomic_write_text(path, json.dumps(report(board, sort, by_year), ensure_ascii=False, indent=1) + "\n")
-        else:
-            atomic_write_text(path, csv_text(board, sort))
+    """The leaderboard into `target` (checked by output_target) by its extension: .html, .json or .csv."""
+    from paperkg.core.atomic import atomic_write_text
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_beside_build(target, write)
+    suffix = target.suffix.lower()
+    if suffix == ".html":
+        from paperkg.viz.leaderboard_page import write_leaderboard_page
+
+        write_leaderboard_page([board], target, title, sort)
+    elif suffix == ".json":
+        atomic_write_text(target, json.dumps(report(board, sort, by_year), ensure_ascii=False, indent=1) + "\n")
+    else:
+        atomic_write_text(target, csv_text(board, sort))
 
 
 def tables(board: Leaderboard, sort: str, by_year: bool) -> list[Table]:

@@ -25,11 +25,32 @@ if TYPE_CHECKING:
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
-def check_uri(uri: str) -> None:
-    """A usage error unless `uri` is a Bolt or neo4j:// URI."""
-    if urlsplit(uri).scheme not in URI_SCHEMES:
-        raise PaperkgError(f"--uri {uri!r} is not a Neo4j URI: it must start with one of "
+def check_uri(uri: str, given: str = "--uri") -> None:
+    """A usage error unless `uri` (from `given`: the flag, variable or file key) is a Bolt or neo4j:// URI on
+    one line, with a valid port and no credentials; no message shows a password."""
+    if any(ord(char) < 32 or ord(char) == 127 for char in uri):
+        raise PaperkgError(f"{given}: the Neo4j URI holds a line break or another control character; give it on "
+                           "one line, as scheme://host:port.")
+    try:
+        parts = urlsplit(uri)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError as error:
+        raise PaperkgError(f"{given} {redacted(uri)!r} is not a Neo4j URI ({error}).") from None
+    if parts.username is not None or parts.password is not None:
+        raise PaperkgError(f"{given} {redacted(uri)!r} holds credentials; give the user with --user or "
+                           "NEO4J_USERNAME and the password with NEO4J_PASSWORD, never in the URI.")
+    if parts.scheme not in URI_SCHEMES:
+        raise PaperkgError(f"{given} {uri!r} is not a Neo4j URI: it must start with one of "
                            f"{', '.join(s + '://' for s in URI_SCHEMES)}.")
+
+
+def redacted(uri: str) -> str:
+    """The URI with the user and password of its credentials, if any, as ***."""
+    scheme, sep, rest = uri.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not sep:
+        return "***" if "@" in uri else uri
+    return f"{scheme}{sep}***@{host}" if at and "/" not in userinfo else uri
 
 
 def counts_table(report: PushReport) -> Table:
@@ -64,10 +85,9 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
             Console().print(counts_table(mismatch.report))
             raise
     Console().print(counts_table(report))
-    extra = sum(row.total - row.pushed for row in report.nodes)
-    if extra:
-        err.print(f"note: the database also holds {extra} paperkg nodes from earlier pushes that this "
-                  "graph lacks; push with --replace for a database that mirrors this graph.")
+    if report.earlier_nodes:
+        err.print(f"note: the database also holds {report.earlier_nodes} paperkg nodes from earlier pushes that "
+                  "this graph lacks; push with --replace for a database that mirrors this graph.")
     return report
 
 

@@ -3,29 +3,30 @@ they start at once and share its memory), send back JSON lines (not Docs, whose 
 Python objects), and the lines come back in input order, so `--jobs N` writes the same bytes as
 `--jobs 1`. Without --jobs, workers start only for inputs big enough to pay for their start-up.
 The fork server and the workers die with the process that started them (Linux's parent-death
-signal), so a build killed by SIGKILL, a timeout or the OOM killer leaves none.
+signal), so a build killed by SIGKILL, a timeout or the OOM killer leaves none. The process machinery
+(the pre-loaded pool, its fallback to the standard library's) is paperkg.processes'; this module
+decides what runs where.
 """
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import signal
-import sys
-import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
-from itertools import chain, islice
+from contextlib import nullcontext
+from dataclasses import dataclass
+from itertools import chain, groupby, islice
 from pathlib import Path
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.forked import available_cores, die_with_parent, how_it_ended, libc
 from paperkg.core.schema import PaperRecord
+from paperkg.processes import WorkerDied, available_cores, how_it_ended, idle, one_worker_pool, preloaded_pool
 
 PIPELINE_VARIABLE = "PAPERKG_PRELOAD_PIPELINE"  # the pipeline the fork server loads: JSON [model or null, rules_only]
+# What the workers' fork server imports: spaCy and the pipeline code, this module (the workers' function),
+# and the pipeline itself (paperkg.orchestrate.preloaded_pipeline loads the one PIPELINE_VARIABLE names).
+SERVER_PRELOAD = ("paperkg.extract.pipeline", "paperkg.orchestrate.parallel", "paperkg.orchestrate.preloaded_pipeline")
 # Abstracts queued per worker (in whole batches, at least one). Lines come back in input order, so a worker
 # that finished its batches idles while the next one due (a batch of long abstracts) is still running
 # elsewhere: 8 batches of 32 keep the workers busy through such batches, and 512 abstracts in flight hold
@@ -53,94 +54,120 @@ SPAWN_LAYOUT_NODES = 20_000
 
 
 def extract_lines(records: Iterable[PaperRecord], *, jobs: int | None, model: Path | None, rules_only: bool,
-                  batch_size: int, warm: Callable[[], object] | None = None) -> Iterator[tuple[str, str]]:
+                  batch_size: int, skip: Callable[[str, str], None] | None = None) -> Iterator[tuple[str, str]]:
     """(paper id, extraction JSON line) per record, in input order; `jobs` processes when the input
     holds more than one batch (jobs None: one per core, from AUTO_POOL abstracts and two batches), else this process.
-    `warm` (what the caller does next, made ready: imports) runs while a pool starts, see _warming."""
-    batches = batched(iter(records), batch_size)
+    A record too long to be an abstract is extracted alone within a time and memory bound (orchestrate/alone.py);
+    `skip` gets the warning when it goes past them (default: raised)."""
+    batches = extraction_batches(iter(records), batch_size)
     enough = 2 if jobs else max(2, -(-AUTO_POOL // batch_size))
     first = list(islice(batches, enough))
     workers = jobs or available_cores()
+    work = _Work(model, rules_only, batch_size, skip or _refuse)
     if workers == 1 or len(first) < enough:
-        yield from _serial(chain.from_iterable(chain(first, batches)), model, rules_only, batch_size)
+        yield from _serial(chain(first, batches), work)
         return
-    yield from _pooled(chain(first, batches), workers, model, rules_only, batch_size, warm)
+    yield from _pooled(chain(first, batches), workers, work)
 
 
-def _serial(records: Iterable[PaperRecord], model: Path | None, rules_only: bool,
-            batch_size: int) -> Iterator[tuple[str, str]]:
+@dataclass(frozen=True)
+class _Work:
+    """What extracts: the pipeline, the batch size, and where an abstract extracted alone and skipped is said."""
+
+    model: Path | None
+    rules_only: bool
+    batch_size: int
+    skip: Callable[[str, str], None]
+
+    def alone(self, record: PaperRecord) -> list[str]:
+        from paperkg.orchestrate.alone import alone_lines
+
+        return alone_lines(record, self.model, self.rules_only, self.batch_size, self.skip)
+
+
+@dataclass(frozen=True)
+class Alone:
+    """A record too long to be an abstract (orchestrate/alone.py), in the stream of batches."""
+
+    record: PaperRecord
+
+
+def _refuse(source: str, message: str) -> None:
+    raise PaperkgError(f"{source}: {message}", ExitCode.USAGE)
+
+
+def extraction_batches(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord] | Alone]:
+    """Consecutive lists of at most `size` records, a record too long to be an abstract on its own (workers, a
+    Dask cluster's too, never get one)."""
+    from paperkg.orchestrate.alone import ALONE_CHARS
+
+    for alone, group in groupby(records, key=lambda record: len(record.abstract) > ALONE_CHARS):
+        if alone:
+            yield from map(Alone, group)
+        else:
+            yield from batched(group, size)
+
+
+def _serial(batches: Iterable[list[PaperRecord] | Alone], work: _Work) -> Iterator[tuple[str, str]]:
     from paperkg.extract.extraction import extract
     from paperkg.extract.pipeline_cache import cached_pipeline
 
-    nlp = cached_pipeline(model, rules_only)
-    for extraction in extract(nlp, records, batch_size=batch_size):
-        yield extraction.paper.id, extraction.to_json()
+    nlp = cached_pipeline(work.model, work.rules_only)
+    for alone, group in groupby(batches, key=lambda item: isinstance(item, Alone)):
+        if alone:
+            for item in group:
+                assert isinstance(item, Alone)
+                yield from ((item.record.id, line) for line in work.alone(item.record))
+            continue
+        records = chain.from_iterable(batch for batch in group if not isinstance(batch, Alone))
+        for extraction in extract(nlp, records, batch_size=work.batch_size):
+            yield extraction.paper.id, extraction.to_json()
 
 
-def _pooled(batches: Iterable[list[PaperRecord]], jobs: int, model: Path | None, rules_only: bool,
-            batch_size: int, warm: Callable[[], object] | None) -> Iterator[tuple[str, str]]:
-    context = _worker_context()
-    workers: Mapping[int, multiprocessing.process.BaseProcess] = {}
+def _pooled(batches: Iterable[list[PaperRecord] | Alone], jobs: int, work: _Work) -> Iterator[tuple[str, str]]:
+    """The lines from a pool of `jobs` workers forked from a server that loaded the pipeline. When the
+    read-ahead took the whole input, this process has nothing to do while the server loads the pipeline
+    (about 1.5 s, a core idle) and waits on the workers after: the work the caller declared for such a
+    time (paperkg.processes.when_idle: the build's next imports) runs then. Not for a longer input: this
+    process reads on meanwhile, and the imports would add their ~60 MB to extraction's memory peak."""
+    model, rules_only, batch_size = work.model, work.rules_only, work.batch_size
     try:
-        with _pipeline_server(context, model, rules_only), \
-                ProcessPoolExecutor(jobs, mp_context=context, initializer=_load_worker_pipeline,
-                                    initargs=(model, rules_only, _workers_parent(context))) as pool:
-            workers = pool._processes  # private, but typeshed's: how a dead worker ended (see _died)
+        with preloaded_pool(jobs, SERVER_PRELOAD, environment=server_environment(model, rules_only),
+                            initializer=load_worker_pipeline, initargs=(model, rules_only)) as pool:
             batches = iter(batches)
             in_flight, ahead = jobs * max(1, IN_FLIGHT_PER_JOB // batch_size), max(1, READ_AHEAD // batch_size)
             read = list(islice(batches, ahead))
-            with _warming(warm if len(read) < ahead else None):
-                yield from _submitted(pool, chain(read, batches), in_flight, model, rules_only, batch_size)
-    except BrokenProcessPool:
-        raise PaperkgError(_died(workers), ExitCode.FAILED) from None
+            with idle() if len(read) < ahead else nullcontext():
+                yield from _submitted(pool, chain(read, batches), in_flight, work)
+    except WorkerDied as died:
+        raise PaperkgError(_died(died.exitcode), ExitCode.FAILED) from None
 
 
-def _died(workers: Mapping[int, multiprocessing.process.BaseProcess]) -> str:
-    """The sentence for a pool broken by a dead worker, from the workers' exit codes: the pool ends the
-    others with SIGTERM, so another code is the one that broke it."""
-    codes = [code for code in (worker.exitcode for worker in workers.values()) if code]
-    first = next((code for code in codes if code != -signal.SIGTERM), codes[0] if codes else None)
-    if first is None:
+def _died(exitcode: int | None) -> str:
+    """The sentence for a pool broken by a worker that ended with `exitcode` (None: not known)."""
+    if exitcode is None:
         return "an extraction worker process died; run again."
-    advice = "run again with fewer --jobs" if first == -signal.SIGKILL else "run again"
-    return f"an extraction worker process {how_it_ended(first)}; {advice}."
+    advice = "run again with fewer --jobs" if exitcode == -signal.SIGKILL else "run again"
+    return f"an extraction worker process {how_it_ended(exitcode)}; {advice}."
 
 
-def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord]], in_flight: int,
-               model: Path | None, rules_only: bool, batch_size: int) -> Iterator[tuple[str, str]]:
-    """The batches' lines in input order, with at most `in_flight` batches submitted and not collected."""
+def _submitted(pool: ProcessPoolExecutor, batches: Iterable[list[PaperRecord] | Alone], in_flight: int,
+               work: _Work) -> Iterator[tuple[str, str]]:
+    """The batches' lines in input order, with at most `in_flight` batches submitted and not collected; a record
+    extracted alone is done here, while the workers go on with the batches before it."""
     pending: deque[tuple[list[str], Future[list[str]]]] = deque()
     for batch in batches:
-        pending.append(([record.id for record in batch], pool.submit(extraction_lines, batch, model, rules_only,
-                                                                     batch_size)))
+        if isinstance(batch, Alone):
+            done: Future[list[str]] = Future()
+            done.set_result(work.alone(batch.record))
+            pending.append(([batch.record.id], done))
+        else:
+            pending.append(([record.id for record in batch], pool.submit(
+                extraction_lines, batch, work.model, work.rules_only, work.batch_size)))
         if len(pending) >= in_flight:
             yield from _collect(pending.popleft())
     while pending:
         yield from _collect(pending.popleft())
-
-
-@contextmanager
-def _warming(warm: Callable[[], object] | None) -> Iterator[None]:
-    """`warm` in a thread of this process while the block runs, joined before it ends (nothing forks with a
-    thread half way through an import). Given when the read-ahead took the whole input: this process then
-    has nothing to do while the fork server loads the pipeline (about 1.5 s, a core idle) and waits on the
-    workers after, so the build's next imports (NumPy, SciPy, Jinja2, PyVis: about 0.6 s at 1,000 abstracts)
-    leave its serial path. Not for a longer input: this process reads on meanwhile, and the imports would
-    add their ~60 MB to extraction's memory peak. A failure is left to the real import to report."""
-    if warm is None:
-        yield
-        return
-
-    def run() -> None:
-        with suppress(Exception):
-            warm()
-
-    thread = threading.Thread(target=run, name="paperkg-warm", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        thread.join()
 
 
 def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
@@ -151,58 +178,9 @@ def second_process_pays(jobs: int | None, graph_nodes: int) -> bool:
     return available_cores() > 1 and graph_nodes >= SECOND_PROCESS_NODES
 
 
-def one_worker_pool(graph_nodes: int = 0) -> ProcessPoolExecutor:
-    """A pool of one worker process dying with this one: forked when this process runs no other thread and
-    holds a graph of fewer than SPAWN_LAYOUT_NODES nodes (it starts at once, sharing this process's pages,
-    imports included), else spawned."""
-    fork = threading.active_count() == 1 and graph_nodes < SPAWN_LAYOUT_NODES
-    method = "fork" if fork and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=die_with_parent,
-                               initargs=(os.getpid(),))
-
-
-def worker_start_method() -> str:
-    """How worker processes start: forked from a fork server, which imports what they share once (not a
-    fork of this process: the progress bar runs a thread); spawned where there is none (Windows)."""
-    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _worker_context() -> multiprocessing.context.BaseContext:
-    """The extraction workers' context: the fork server imports spaCy and the pipeline code once."""
-    context = multiprocessing.get_context(worker_start_method())
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["paperkg.orchestrate.forkserver_guard", "paperkg.extract.pipeline",
-                                        "paperkg.orchestrate.parallel", "paperkg.orchestrate.preloaded_pipeline"])
-    return context
-
-
-@contextmanager
-def _pipeline_server(context: multiprocessing.context.BaseContext, model: Path | None,
-                     rules_only: bool) -> Iterator[None]:
-    """A fork server for this build's workers with the pipeline loaded (paperkg.orchestrate.preloaded_pipeline
-    loads the one named in its environment), stopped afterwards so its copy of the pipeline does not
-    stay in memory while the graph is built. A fork server this process started before is left as
-    it is: a worker needing another pipeline than it holds loads its own."""
-    from multiprocessing import forkserver
-
-    server = forkserver._forkserver  # the module's own instance; _stop is how its tests stop it
-    running = server._forkserver_pid is not None  # type: ignore[attr-defined]  # private: CPython's own state
-    if context.get_start_method() != "forkserver" or running:
-        yield
-        return
-    previous = os.environ.get(PIPELINE_VARIABLE)
-    os.environ[PIPELINE_VARIABLE] = json.dumps([str(model.resolve()) if model else None, rules_only])
-    try:
-        forkserver.ensure_running()
-    finally:
-        if previous is None:
-            del os.environ[PIPELINE_VARIABLE]
-        else:
-            os.environ[PIPELINE_VARIABLE] = previous
-    try:
-        yield
-    finally:
-        server._stop()  # type: ignore[attr-defined]  # private: no public way to stop the fork server
+def layout_worker(graph_nodes: int) -> ProcessPoolExecutor:
+    """The map's layout worker: forked while the graph has fewer than SPAWN_LAYOUT_NODES nodes, else spawned."""
+    return one_worker_pool(fork=graph_nodes < SPAWN_LAYOUT_NODES)
 
 
 def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, str]]:
@@ -210,20 +188,16 @@ def _collect(item: tuple[list[str], Future[list[str]]]) -> Iterator[tuple[str, s
     yield from zip(ids, future.result())
 
 
-def _workers_parent(context: multiprocessing.context.BaseContext) -> int:
-    """The pid of the process the workers are forked from: the running fork server, else this one."""
-    from multiprocessing import forkserver
-
-    server = forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]  # private: CPython's own state
-    return server if context.get_start_method() == "forkserver" and server is not None else os.getpid()
+def server_environment(model: Path | None, rules_only: bool) -> dict[str, str]:
+    """The environment the workers' fork server starts with: the pipeline its preload loads."""
+    return {PIPELINE_VARIABLE: json.dumps([str(model.resolve()) if model else None, rules_only])}
 
 
-def _load_worker_pipeline(model: Path | None, rules_only: bool, parent: int | None = None) -> None:
-    """Worker initializer: die with the parent (`parent`: the fork server, see die_with_parent), load the
-    pipeline once per process (extract/pipeline_cache.py caches it)."""
+def load_worker_pipeline(model: Path | None, rules_only: bool) -> None:
+    """Worker initializer: the pipeline, once per process (extract/pipeline_cache.py caches it; a worker
+    forked from the pre-loaded server finds it there)."""
     from paperkg.extract.pipeline_cache import cached_pipeline
 
-    die_with_parent(parent)
     cached_pipeline(model, rules_only)
 
 
@@ -235,16 +209,6 @@ def extraction_lines(records: list[PaperRecord], model: Path | None, rules_only:
 
     nlp = cached_pipeline(model, rules_only)
     return [extraction.to_json() for extraction in extract(nlp, records, batch_size=batch_size)]
-
-
-def release_free_heap() -> None:
-    """Give the C heap's free pages back to the system (glibc's malloc_trim; a no-op elsewhere): the fork
-    server's after loading the pipeline, which it and every worker would otherwise keep (~10 MB each). Not
-    after each batch in the workers: it costs ~15% more CPU (the next batch faults the pages in again) and
-    hardly lowers their peak, which is the batch's own activations (docs/performance.md, "Memory")."""
-    trim = getattr(libc(), "malloc_trim", None) if sys.platform.startswith("linux") else None
-    if trim is not None:
-        trim(0)
 
 
 def batched(records: Iterator[PaperRecord], size: int) -> Iterator[list[PaperRecord]]:

@@ -3,7 +3,7 @@ warning reporter (kept for the summary, or with --strict an error), the counts o
 records it extracts, and the transaction its output folder is replaced in."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -12,11 +12,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from paperkg.core.errors import ExitCode, PaperkgError
+from paperkg.core.manifest import FileEntry
 from paperkg.core.output_folder import OutputTransaction, check_output_folder
+from paperkg.core.output_guard import check_output
 from paperkg.core.schema import PaperRecord
 from paperkg.extract.limits import BATCH_SIZE
-from paperkg.ingest.readers import InputWarning, WarningCollector, read_records
+from paperkg.ingest.readers import InputWarning, read_records
 from paperkg.orchestrate.inputs import check_inputs, files_outside
+from paperkg.orchestrate.warnings_log import WarningLog
 
 T = TypeVar("T")
 
@@ -30,6 +33,7 @@ class ExtractSettings:
     batch_size: int = BATCH_SIZE
     jobs: int | None = None  # None: decided by the input's size (parallel.extract_lines)
     strict: bool = False
+    follow_links: bool = False  # read a folder's symbolic links out of it (ingest/input_files.py)
 
 
 @dataclass
@@ -48,8 +52,9 @@ class Run:
     output: Path  # the folder written (a build, Dask shards) or the file (extract); never read as an input
     settings: ExtractSettings
     console: Console
-    warnings: WarningCollector = field(default_factory=WarningCollector)
+    warnings: WarningLog = field(default_factory=WarningLog)
     counts: ReadCounts = field(default_factory=ReadCounts)
+    read: dict[Path, FileEntry] = field(default_factory=dict)  # each file read: its size and sha256 as read
 
     @classmethod
     def start(cls, inputs: list[Path], output: Path, settings: ExtractSettings, console: Console, *,
@@ -59,6 +64,8 @@ class Run:
         if writes_file and output.is_dir():
             raise PaperkgError(f"-o {output} is a folder; name the JSONL file to write.")
         check_output_folder(output.parent if writes_file else output)
+        if writes_file:
+            check_output(output, "the extraction lines")
         return cls(inputs, output, settings, console)
 
     def report(self, source: str, message: str) -> None:
@@ -69,26 +76,27 @@ class Run:
 
     def files(self, inputs: Iterable[Path] | None = None) -> list[Path]:
         """The files the inputs (default: the run's) name, without the run's own output."""
-        return files_outside(self.inputs if inputs is None else inputs, self.output, self.report)
+        return files_outside(self.inputs if inputs is None else inputs, self.output, self.report,
+                             self.settings.follow_links)
 
     def records(self, files: list[Path], known: set[str] | frozenset[str] = frozenset()) -> Iterator[PaperRecord]:
         """The records of the files that are not in `known` (the readers skip an over-long abstract)."""
-        for record in read_records(files, strict=self.settings.strict, on_warning=self.warnings):
+        for record in read_records(files, strict=self.settings.strict, on_warning=self.warnings,
+                                   on_file=self.read.__setitem__):
             self.counts.read += 1
             if record.id in known:
                 self.counts.known += 1
             else:
                 yield record
 
-    def extracted(self, files: list[Path], known: set[str] | frozenset[str] = frozenset(),
-                  warm: Callable[[], object] | None = None) -> Iterator[tuple[str, str]]:
-        """(paper id, extraction line) for each new record of the files, in input order, with progress
-        (`warm`: see parallel.extract_lines)."""
+    def extracted(self, files: list[Path], known: set[str] | frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
+        """(paper id, extraction line) for each new record of the files, in input order, with progress."""
         from paperkg.orchestrate.parallel import extract_lines
 
         settings = self.settings
         lines = extract_lines(self.records(files, known), jobs=settings.jobs, model=settings.model,
-                              rules_only=not settings.use_model, batch_size=settings.batch_size, warm=warm)
+                              rules_only=not settings.use_model, batch_size=settings.batch_size,
+                              skip=self.report)
         return self.progress(lines, "extracting")
 
     def transaction(self) -> OutputTransaction:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import names_file_only, names_folder
-from paperkg.viz.options import LEADERBOARD_FILE, ViewOptions
+from paperkg.core.output_guard import check_output, check_views_folder, rewriting
+from paperkg.viz.options import LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -23,14 +24,19 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
 
     _check_output(output, focus)
     source = graph_path(graph_file)
+    folder = output or source.parent
+    if focus is None:
+        redrawn = check_views_folder(folder, source, (MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE))
+    else:
+        target = output if output is not None and not names_folder(output) else folder / "focus.html"
+        check_output(target, "a focus view")
     graph = read_graph(source)
     options = replace(options, title=options.title or f"paperkg · {source.parent.name or source.name}")
     if focus is None:
-        folder = output or source.parent
-        pending = start_views(graph, folder, options, layer=views_layer(source))
-        return [*pending.finish(), write_leaderboards(graph, source, folder, options.heading)], \
-            len(pending.selection.nodes)
-    target = output if output is not None and not names_folder(output) else (output or source.parent) / "focus.html"
+        with rewriting(redrawn):
+            pending = start_views(graph, folder, options, layer=views_layer(source))
+            return [*pending.finish(), write_leaderboards(graph, source, folder, options.heading)], \
+                len(pending.selection.nodes)
     render_focus(graph, target, focus, options)
     return [target], 1
 
@@ -64,6 +70,6 @@ def _check_output(output: Path | None, focus: str | None) -> None:
 def nothing_drawn(options: ViewOptions) -> str:
     """The warning when no entity passes the filters, naming them."""
     words = f" of type {' or '.join(options.types)}" if options.types else ""
-    words += f" is in at least {options.min_papers} papers" if options.min_papers > 1 else " is left"
+    words += f" is in at least {options.min_papers} papers" if (options.min_papers or 1) > 1 else " is left"
     return (f"nothing left to draw: no entity{words}; lower --min-papers or drop --type (paperkg stats lists the "
             "top entities and their papers).")

@@ -326,14 +326,17 @@ def _constant_names() -> list[tuple[ModuleType, str]]:
     """The constants the settings page lists, with their modules (imported when the page is made)."""
     modules = {name: import_module(f"paperkg.{name}") for name in (
         "core.schema", "extract.limits", "ingest.fields", "graph.resolve", "graph.trends", "graph.bursts",
-        "viz.options", "orchestrate.parallel")}
+        "viz.options", "viz.map_page", "viz.clusters", "orchestrate.parallel")}
     return [(modules["core.schema"], "GRAPH_MIN_RELATION_CONFIDENCE"), (modules["extract.limits"], "BATCH_SIZE"),
             (modules["extract.limits"], "MAX_TEXT_CHARS"), (modules["ingest.fields"], "MAX_ABSTRACT_CHARS"),
             (modules["graph.resolve"], "DOMINANT_SHARE"), (modules["graph.resolve"], "SENSE_PAPERS"),
             (modules["graph.resolve"], "VARIANT_SHARE"), (modules["graph.resolve"], "SOURCE_WEIGHT"),
             (modules["graph.trends"], "WINDOW"), (modules["graph.trends"], "MIN_PAPERS"),
             (modules["graph.bursts"], "STATE_RATIO"), (modules["graph.bursts"], "GAMMA"),
-            (modules["viz.options"], "FOLD_ABOVE"), (modules["viz.options"], "YEAR_MIN_PAPERS"),
+            (modules["viz.options"], "FOLD_ABOVE"), (modules["viz.options"], "DEFAULT_MIN_PAPERS"),
+            (modules["viz.options"], "DEFAULT_TYPES"), (modules["viz.map_page"], "LINKS_PER_ENTITY"),
+            (modules["viz.map_page"], "CROSS_CLUSTER_PULL"), (modules["viz.clusters"], "FIELD_SHARE"),
+            (modules["viz.options"], "YEAR_MIN_PAPERS"),
             (modules["viz.options"], "HUB_DEGREE"), (modules["viz.options"], "FOCUS_MAX_NODES"),
             (modules["orchestrate.parallel"], "AUTO_POOL"), (modules["orchestrate.parallel"], "READ_AHEAD"),
             (modules["orchestrate.parallel"], "IN_FLIGHT_PER_JOB"),

@@ -1,15 +1,17 @@
 """Screenshots of the views for docs/guides/views.md, taken in headless Chromium (rerun after a new model).
 
     python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
+    python scripts/screenshots.py OUT_DIR --map-only --prefix map-acl     # docs/map-acl.png only
 
 OUT_DIR holds a build (graph.json, graph.html, papers.html). Writes, into --docs:
-PREFIX-map.png (the entity map as it opens), PREFIX-clusters.png (coloured by cluster, with the
-cluster names), PREFIX-filter.png (after a filter: Methods and Tasks in at least 2 papers),
+PREFIX-map.png (the entity map as it opens: coloured by cluster, with the cluster names),
+PREFIX-types.png (coloured by type), PREFIX-filter.png (after a filter: Methods and Tasks in at least 2 papers),
 PREFIX-year.png (the year overlay, when the input has more than one year), PREFIX-panel.png (the
 side panel of the --search entity), PREFIX-link.png (the panel of that entity's strongest link),
 PREFIX-focus.png (`paperkg view --focus NAME --depth 2`, written to OUT_DIR/focus.html) and
 PREFIX-papers.png (papers.html with the panel of a paper open: the one with the most entities
-among those drawn clear of the legend and panel).
+among those drawn clear of the legend and panel). With --map-only: PREFIX.png, the entity map as it
+opens, and nothing else.
 """
 from __future__ import annotations
 
@@ -34,9 +36,17 @@ def main() -> None:
     parser.add_argument("--graph", type=Path, default=None, help="graph.json for the focus view (default: OUT_DIR's)")
     parser.add_argument("--docs", type=Path, default=Path(__file__).resolve().parents[1] / "docs")
     parser.add_argument("--size", default="1400x860")
+    parser.add_argument("--map-only", action="store_true", help="only the map as it opens, as DOCS/PREFIX.png")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     args.docs.mkdir(parents=True, exist_ok=True)
+    if args.map_only:
+        with chromium(width, height) as context:
+            page, log = open_page(context, args.out_dir / "graph.html")
+            page.wait_for_timeout(500)
+            shot = _shot(page, args.docs / f"{args.prefix}.png")
+        print(json.dumps({"screenshots": [str(shot)], "console_errors": log.errors}, indent=1))
+        return
     focus_file = args.out_dir / "focus.html"
     title = re.search(r"<title>(.*?)</title>", (args.out_dir / "graph.html").read_text(encoding="utf-8")).group(1)
     subprocess.run([sys.executable, "-m", "paperkg", "view", str(args.graph or args.out_dir / "graph.json"), "--focus",
@@ -48,16 +58,15 @@ def main() -> None:
         page, log = open_page(context, args.out_dir / "graph.html")
         page.wait_for_timeout(500)
         shots.append(_shot(page, docs / f"{prefix}-map.png"))
-        page.select_option("#colour-by", "community")
-        page.wait_for_timeout(500)
-        shots.append(_shot(page, docs / f"{prefix}-clusters.png"))
         page.select_option("#colour-by", "type")
+        page.wait_for_timeout(500)
+        shots.append(_shot(page, docs / f"{prefix}-types.png"))
         years = page.evaluate("JSON.parse(document.getElementById('graph-data').textContent).years")
         if years and years["first"] != years["last"]:
             page.select_option("#colour-by", "year")
             page.wait_for_timeout(500)
             shots.append(_shot(page, docs / f"{prefix}-year.png"))
-            page.select_option("#colour-by", "type")
+        page.select_option("#colour-by", "community")
         page.fill("#search", args.search)
         page.wait_for_selector("#results li")
         page.keyboard.press("Enter")
@@ -75,8 +84,9 @@ def main() -> None:
             shots.append(_shot(page, docs / f"{prefix}-link.png"))
         page.click("#close-panel")
         page.click("#reset")
-        page.uncheck("input[data-type=Dataset]")
-        page.uncheck("input[data-type=Metric]")
+        for box in page.locator("input[data-type]").all():  # the types the map draws but Methods and Tasks
+            if box.get_attribute("data-type") not in ("Method", "Task"):
+                box.uncheck()
         page.fill("#min-papers", "2")
         page.click("#fit")
         page.wait_for_timeout(800)

@@ -2,7 +2,8 @@
 # The whole test suite from a fresh checkout: .venv with the test extras, Debian's Chromium
 # (browser tests), a local Neo4j 5 from Maven Central (Neo4j tests), the Gephi toolkit jar from
 # Maven Central (tests/test_exports_readers.py imports the exports with it), then the static checks
-# (ruff, mypy through scripts/typecheck.sh; settings in pyproject.toml), then pytest.
+# (ruff, mypy through scripts/typecheck.sh; settings in pyproject.toml; the pages' ES modules with
+# scripts/jslint.mjs, Node alone), the pages' modules' unit tests (Node's test runner, tests/js/), then pytest.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh -m "not neo4j"`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +20,6 @@ if [[ ! -s "$GEPHI_JAR" ]]; then
 fi
 .venv/bin/ruff check .
 bash scripts/typecheck.sh
+node scripts/jslint.mjs
+node --test tests/js/*.test.mjs
 .venv/bin/python -m pytest --training --acceptance "$@"

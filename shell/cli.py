@@ -19,9 +19,9 @@ from paperkg import (__version__, cli_eval, cli_leaderboard, cli_neo4j, cli_thes
                      cli_why)
 from paperkg.cli_output import err, print_warnings
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.process_exit import run_and_exit
+from paperkg.processes import run_and_exit
 from paperkg.extract.limits import BATCH_SIZE
-from paperkg.settings import load_settings
+from paperkg.settings import command_settings
 from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
 
@@ -96,18 +96,45 @@ def _root(
 
 
 InputsArgument = Annotated[list[Path], typer.Argument(
-    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz).",
+    help="Files, directories or globs of abstracts (.txt .jsonl .json .csv .tsv .bib, optionally .gz); - for "
+         "standard input.",
     show_default=False)]
 ModelOption = Annotated[bool, typer.Option(help="Use the statistical NER model (--no-model: rules only).")]
 PipelineOption = Annotated[Optional[Path], typer.Option(
     help="A trained model or saved paperkg pipeline directory (default: PAPERKG_PIPELINE, else the shipped one).",
     show_default=False)]
 BatchOption = Annotated[int, typer.Option(min=1, help="Abstracts per spaCy batch.")]
+WarningsFileOption = Annotated[Optional[Path], typer.Option(
+    "--warnings-file", help="Write every warning of the run, one a line, to this file (the terminal shows the "
+                            "first 20).", show_default=False)]
+FollowLinksOption = Annotated[bool, typer.Option(
+    "--follow-links", help="Read the symbolic links in an input folder that lead out of it or to a folder "
+                           "(skipped, with a warning, without it).")]
 
 
 JobsOption = Annotated[Optional[int], typer.Option(
     min=1, help="Extraction processes (default: the cores, from 128 abstracts); the output is the same for any N.",
     show_default=False)]
+
+
+def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions: bool, update: bool,
+                jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None) -> None:
+    """`paperkg build --from-extractions SHARDS --dask ADDRESS|local`: the assembly on Dask, then its summary."""
+    from paperkg.admit.thesaurus import read_thesaurus
+    from paperkg.processes.forked import available_cores
+    from paperkg.orchestrate.dask_assembly import run_dask_build
+
+    if not from_extractions or update:
+        raise PaperkgError("--dask assembles the graph of saved extractions: extract with `paperkg extract --dask "
+                           "... -o shards/`, then `paperkg build --from-extractions shards/ --dask ...` (without "
+                           "--update).", ExitCode.USAGE)
+    done = run_dask_build(inputs, output, address, workers=jobs or available_cores(), memory_limit=memory_limit,
+                          graph_files=graph_files, thesaurus=read_thesaurus(thesaurus) if thesaurus else {},
+                          console=err)
+    Console().print(f"{done.papers:,} papers: {sum(done.nodes.values()):,} nodes, {sum(done.edges.values()):,} "
+                    f"edges in {output}/ (nodes/, edges/, evidence/, " + ", ".join(
+                        name for name in done.written if "/" not in name) + ")")
+    Console().print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in done.steps.items()))
 
 
 @app.command(epilog="Examples:\n\n  paperkg build examples/icml2025 -o out/\n\n"
@@ -121,19 +148,29 @@ def build(
         "--from-extractions", help="The inputs are saved extraction files (.jsonl, or folders of shards from "
                                    "paperkg extract): build the graph from them without spaCy.")] = False,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
         help="TSV of 'label<TAB>replace by' (empty: drop the entity).", show_default=False)] = None,
     size_by: Annotated[SizeBy, typer.Option(case_sensitive=False, help="Entity size in graph.html.")] = SizeBy.PAPERS,
     colour_by: Annotated[ColourBy, typer.Option(case_sensitive=False,
-                                                help="Node colour in the views.")] = ColourBy.TYPE,
+                                                help="Node colour in the views.")] = ColourBy.COMMUNITY,
     batch_size: BatchOption = BATCH_SIZE,
     jobs: JobsOption = None,
     neo4j: Annotated[Optional[str], typer.Option(
         "--neo4j", help="Also push the graph to this Neo4j (bolt://host:7687); user, password and database "
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
+    dask: Annotated[Optional[str], typer.Option(
+        "--dask", help="With --from-extractions: assemble the graph on a Dask cluster (its scheduler address, or "
+                       "'local' for a LocalCluster of --jobs workers) into Parquet parts (nodes/, edges/, "
+                       "evidence/) and admission.json.", show_default=False)] = None,
+    memory_limit: Annotated[Optional[str], typer.Option(
+        "--memory-limit", help="With --dask local: each worker's memory limit ('3GB').", show_default=False)] = None,
+    graph_files: Annotated[bool, typer.Option(
+        "--graph-files", help="With --dask: also stream graph.json and graph.graphml from the Parquet parts.")] = False,
 ) -> None:
     """Read abstracts, extract entities and results, build the graph; write graph.graphml, graph.json, graph.html,
     papers.html, leaderboard.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json,
@@ -143,15 +180,19 @@ def build(
     from paperkg.orchestrate.run import ExtractSettings
 
     check_build_folder(output)
-    settings = load_settings().with_flags(pipeline=pipeline, neo4j_uri=neo4j)
-    target = cli_neo4j.make_target(settings) if neo4j else None
+    if dask is not None:
+        _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus)
+        return
+    _check_warnings_file(warnings_file)
+    settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
+    target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
                            view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
     summary = run_build(options, err)
-    print_warnings(summary.warnings)
+    print_warnings(summary.warnings, warnings_file)
     print_build(summary, inputs, output, Console(), err)
     if not summary.written and not summary.papers_skipped:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -172,6 +213,8 @@ def extract(
         help="JSONL file to write, or a folder for extractions.jsonl (with --dask: a folder of shards).",
         show_default="out/extractions.jsonl; with --dask out/shards")] = None,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad input record.")] = False,
+    follow_links: FollowLinksOption = False,
+    warnings_file: WarningsFileOption = None,
     model: ModelOption = True,
     pipeline: PipelineOption = None,
     batch_size: BatchOption = BATCH_SIZE,
@@ -186,17 +229,18 @@ def extract(
     from paperkg.orchestrate.report import print_extraction
     from paperkg.orchestrate.run import ExtractSettings
 
-    settings = load_settings().with_flags(pipeline=pipeline)
+    settings = command_settings(pipeline=pipeline)
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
-                                       jobs=jobs, strict=strict)
+                                       jobs=jobs, strict=strict, follow_links=follow_links)
     target = extraction_target(output, dask is not None)
+    _check_warnings_file(warnings_file)
     if dask:
         from paperkg.orchestrate.dask_extract import run_dask_extract
 
         count, warnings = run_dask_extract(inputs, target, extract_settings, dask, partition_size, err)
     else:
         count, warnings = run_extract(inputs, target, extract_settings, err)
-    print_warnings(warnings)
+    print_warnings(warnings, warnings_file)
     print_extraction(count, inputs, target, err)
     if warnings or not count:
         raise typer.Exit(ExitCode.INPUT_WARNINGS)
@@ -243,6 +287,16 @@ for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_t
     _commands.register(app)
 
 
+def _check_warnings_file(path: Path | None) -> None:
+    """--warnings-file, before any work: a file (not a folder) that no build lists."""
+    from paperkg.core.output_guard import check_output
+
+    if path is not None:
+        if path.is_dir():
+            raise PaperkgError(f"--warnings-file {path} is a folder; name the file to write the warnings to.")
+        check_output(path, "the warnings", "--warnings-file")
+
+
 def _usage_line(error: typer.TyperException) -> str:
     """A usage mistake as one line: what is wrong, and where help is."""
     ctx = getattr(error, "ctx", None)
@@ -256,5 +310,5 @@ def _usage_line(error: typer.TyperException) -> str:
 
 
 def main() -> None:
-    """Entry point of the `paperkg` script (core/process_exit.py: without the interpreter's teardown)."""
+    """Entry point of the `paperkg` script (paperkg.processes.exit: without the interpreter's teardown)."""
     run_and_exit(app)

@@ -11,7 +11,7 @@ from paperkg.extract.evaluate.commands import (AcronymFormat, AcronymSystem, Ent
                                                Scores, SciercPipeline, TdmsciSplit, acronym_scores, entity_scores,
                                                relation_scores, scierc_scores)
 from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
-from paperkg.settings import load_settings
+from paperkg.settings import command_settings
 
 FileArgument = Annotated[Path, typer.Argument(help="The benchmark file.", show_default=False)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -63,7 +63,7 @@ def eval_entities(file: FileArgument,
                   ] = Mentions.NODES,
                   as_json: JsonOption = False) -> None:
     """Exact-match micro and per-label P/R/F1 of the graph-level entities, overlap match beside them, words/s."""
-    _print(entity_scores(file, format, split, mentions, load_settings().pipeline), as_json)
+    _print(entity_scores(file, format, split, mentions, command_settings().pipeline), as_json)
 
 
 @eval_app.command("scierc", epilog="Example:\n\n  paperkg eval scierc ../shared/benchmarks/scierc/dev.json")
@@ -73,7 +73,7 @@ def eval_scierc(file: FileArgument, as_json: JsonOption = False, predictions: Pr
                 ) -> None:
     """Exact-match entity precision, recall and F1 per label, over six labels and over
     Task/Method/Material/Metric."""
-    _print(scierc_scores(file, pipeline, predictions, load_settings().pipeline), as_json)
+    _print(scierc_scores(file, pipeline, predictions, command_settings().pipeline), as_json)
 
 
 @eval_app.command("relations", epilog=(
@@ -89,4 +89,4 @@ def eval_relations(file: FileArgument,
                    as_json: JsonOption = False) -> None:
     """Exact-argument micro and per-type P/R/F1 of the relations in paperkg's schema, overlap match beside
     them, words/s."""
-    _print(relation_scores(file, format, gold_entities, load_settings().pipeline, min_confidence), as_json)
+    _print(relation_scores(file, format, gold_entities, command_settings().pipeline, min_confidence), as_json)

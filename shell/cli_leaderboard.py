@@ -75,7 +75,7 @@ def register(app: typer.Typer) -> None:
         boards = read_leaderboards(source)
         label = subject.value if subject else None
         board = find_leaderboard(boards, name, label, source)
-        if target is not None:  # first: a refused -o leaves nothing half done
+        if target is not None:
             write_output(board, target, sort.value, by_year, title or f"paperkg leaderboard · {board.name}")
         if as_json:
             json.dump(report(board, sort.value, by_year), sys.stdout, ensure_ascii=False, indent=1)

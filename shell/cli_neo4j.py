@@ -32,16 +32,15 @@ DatabaseOption = Annotated[Optional[str], typer.Option(
     "--database", help="Database name (default: NEO4J_DATABASE, the config file, else neo4j).", show_default=False)]
 
 
-def make_target(settings: Settings) -> Neo4jTarget:
-    """The connection from the settings, its URI checked; asks for a missing password on a terminal."""
+def make_target(settings: Settings, flag: str = "--uri") -> Neo4jTarget:
+    """The connection from the settings, its URI checked (`flag` gave it, if a flag did); asks for a missing
+    password on a terminal."""
     from paperkg.cypher.writer import Neo4jTarget
     from paperkg.orchestrate.neo4j import check_uri
 
-    check_uri(settings.neo4j_uri)
+    check_uri(settings.neo4j_uri, settings.origin("neo4j_uri", flag))
     settings.check_password_destination()
-    notice = settings.server_notice()
-    if notice:
-        print(notice, file=sys.stderr)
+    settings.announce()
     password = settings.neo4j_password
     if password is None:
         if not sys.stdin.isatty():

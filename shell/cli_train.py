@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from paperkg.cli_output import err
-from paperkg.settings import load_settings
+from paperkg.settings import command_settings
 
 STEPS_HELP = ("termhood, teacher-corpora, teacher-method, teacher-metric, teacher-tags, corpus, types, terms, "
               "relations, package")
@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         packaged model). Steps whose output exists are skipped."""
         from paperkg.extract.training.recipe import Options, run
 
-        settings = load_settings().with_flags(benchmarks=benchmarks, corpus=corpus)
+        settings = command_settings(benchmarks=benchmarks, corpus=corpus)
         options = Options(output=output_dir, benchmarks=Path(settings.require("benchmarks", "--benchmarks")),
                           corpus=settings.corpus, seed=seed, limit=limit, max_steps=max_steps,
                           **({"version": model_version} if model_version else {}))

@@ -37,13 +37,17 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Title of the trends page.")] = None,
     ) -> None:
         """When each entity came in, what is bursting, rising and fading: per entity and year, with the papers."""
+        from paperkg.core.output_guard import check_output
         from paperkg.graph.exports import graph_path
         from paperkg.orchestrate.trends import check_trend_options, graph_trends, one_year, report, summary, tables
 
         check_trend_options(types, top, window, min_papers, since, until, output)
+        target = None if output is None else output if output.suffix.lower() == ".html" else output / "trends.html"
+        if target is not None:
+            check_output(target, "the trends page")
         graph_file = graph_path(graph_file)
         trends = graph_trends(graph_file, types=types, top=top, since=since, until=until, window=window,
-                              min_papers=min_papers, page=output is not None)
+                              min_papers=min_papers, page=target is not None)
         if as_json:
             json.dump(report(trends, types, top), sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")
@@ -51,10 +55,9 @@ def register(app: typer.Typer) -> None:
             out = Console()
             out.print(escape(summary(trends, graph_file)), highlight=False)
             out.print(*[one_year(trends)] if one_year(trends) else tables(trends, types, top), highlight=False)
-        if output is not None:
+        if target is not None:
             from paperkg.viz.trends_page import write_trends_page
 
-            target = output if output.suffix.lower() == ".html" else output / "trends.html"
             write_trends_page(trends, target, types=types, top=top,
                               title=title or f"paperkg trends · {graph_file.parent.name or graph_file.name}")
             Console(stderr=True).print(f"wrote {escape(str(target))}", highlight=False)

@@ -7,9 +7,10 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from paperkg.cli_output import SavedGraphArgument, TypesOption, err
+from paperkg.cli_output import SavedGraphArgument, err
 from paperkg.core.errors import ExitCode
-from paperkg.viz.options import FOCUS_MAX_NODES, FOLD_ABOVE, HUB_DEGREE, ColourBy, SizeBy, ViewOptions
+from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_TYPES, ENTITY_TYPES, FOCUS_MAX_NODES, FOLD_ABOVE,
+                                 HUB_DEGREE, ColourBy, SizeBy, ViewOptions)
 
 EXAMPLES = ("Examples:\n\n  paperkg view out/graph.json\n\n"
             "  paperkg view out/graph.json --focus LLM --depth 2 -o llm.html\n\n"
@@ -32,8 +33,12 @@ def register(app: typer.Typer) -> None:
         hub_degree: Annotated[int, typer.Option(
             help="With --focus: entities with more neighbours than this are drawn but not gone through "
                  "(0: no limit).")] = HUB_DEGREE,
-        types: TypesOption = [],  # noqa: B006 - typer reads the default
-        min_papers: Annotated[int, typer.Option(help="Only entities in at least this many papers.")] = 1,
+        types: Annotated[list[str], typer.Option(
+            "--type", help=f"Only these entity types (repeatable): {', '.join(ENTITY_TYPES)} (default: "
+                           f"{', '.join(DEFAULT_TYPES)}; with --focus, all).")] = [],  # noqa: B006 - typer reads it
+        min_papers: Annotated[Optional[int], typer.Option(
+            help=f"Only entities in at least this many papers (default: {DEFAULT_MIN_PAPERS} when at least "
+                 f"{FOLD_ABOVE // 2:,} entities are, else 1).")] = None,
         max_nodes: Annotated[Optional[int], typer.Option(
             help=f"Keep the N entities with the highest PageRank (default: the {FOLD_ABOVE:,} in the most papers); "
                  f"with --focus, the N closest to it by personalised PageRank (default {FOCUS_MAX_NODES}). "
@@ -41,7 +46,7 @@ def register(app: typer.Typer) -> None:
         size_by: Annotated[SizeBy, typer.Option(
             case_sensitive=False, help="Entity size: papers, degree or pagerank.")] = SizeBy.PAPERS,
         colour_by: Annotated[ColourBy, typer.Option(
-            case_sensitive=False, help="Colour at opening: type, community or year.")] = ColourBy.TYPE,
+            case_sensitive=False, help="Colour at opening: type, community or year.")] = ColourBy.COMMUNITY,
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
     ) -> None:
         """Re-render graph.html, papers.html and leaderboard.html from a saved graph, or draw a focus view around

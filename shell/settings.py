@@ -8,14 +8,14 @@ NEO4J_PASSWORD, NEO4J_DATABASE. Config file (TOML): the file named by PAPERKG_CO
 file are read relative to the file.
 
 A ./paperkg.toml is found, not named: it comes with whatever folder the user is in (a cloned
-repository), so the Neo4j settings it gives are named on stderr, and the password the user gave
-elsewhere is never sent to a server only that file names.
+repository), so every setting it gives is named on stderr in one line (a password as set, never its value),
+and the password the user gave elsewhere is never sent to a server only that file names.
 """
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,8 @@ _ENVIRONMENT = {"pipeline": "PAPERKG_PIPELINE", "benchmarks": "PAPERKG_BENCHMARK
                 "neo4j_uri": "NEO4J_URI", "neo4j_user": "NEO4J_USERNAME", "neo4j_password": "NEO4J_PASSWORD",
                 "neo4j_database": "NEO4J_DATABASE"}
 _PATHS = ("pipeline", "benchmarks", "corpus")
-_SERVER = ("neo4j_uri", "neo4j_user", "neo4j_password", "neo4j_database")
+_NEO4J_KEYS = ("uri", "user", "password", "database")  # the keys of the config file's [neo4j] table
+_SAID: set[str] = set()  # notices already printed by this process
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Settings:
     corpus: Path | None = None         # the shared abstracts, abstracts.jsonl.gz (train: the termhood table)
     neo4j_uri: str = "bolt://localhost:7687"  # the server `push`, `query` and `build --neo4j` talk to
     neo4j_user: str = "neo4j"
-    neo4j_password: str | None = None  # else asked for on a terminal; never printed
+    neo4j_password: str | None = field(default=None, repr=False)  # else asked for on a terminal; never printed
     neo4j_database: str = "neo4j"
     config_file: Path | None = None    # the file that was read, if any
     config_found: bool = False         # that file is ./paperkg.toml, found in the working directory
@@ -55,12 +56,31 @@ class Settings:
         given = {name: value for name, value in flags.items() if value is not None}
         return replace(self, **given, sources={**self.sources, **dict.fromkeys(given, "flag")})
 
-    def server_notice(self) -> str | None:
-        """A line for stderr when the Neo4j settings in use come from a ./paperkg.toml the user did not name."""
-        from_file = [name.removeprefix("neo4j_") for name in _SERVER if self.sources.get(name) == "file"]
+    def found_notice(self) -> str | None:
+        """A line for stderr naming every setting a ./paperkg.toml the user did not name gives (the
+        password as set, never its value); None when no such file was read."""
+        from_file = [name for name in self.sources if self.sources[name] == "file"]
         if not (self.config_found and from_file):
             return None
-        return f"paperkg: Neo4j {', '.join(from_file)} from {self.config_file} (found in the working directory)"
+        said = ", ".join(f"{_key(name)} (set)" if name == "neo4j_password" else f"{_key(name)} = {getattr(self, name)}"
+                         for name in from_file)
+        return f"paperkg: {self.config_file} (found in the working directory) sets {said}"
+
+    def announce(self) -> None:
+        """Print the found file's notice on stderr, once per process."""
+        notice = self.found_notice()
+        if notice and notice not in _SAID:
+            _SAID.add(notice)
+            print(notice, file=sys.stderr)
+
+    def origin(self, name: str, flag: str) -> str:
+        """Where a setting's value came from, for a message: the flag, the variable or the file and key."""
+        source = self.sources.get(name)
+        if source == "environment":
+            return _ENVIRONMENT[name]
+        if source == "file":
+            return f"{_key(name)} in {self.config_file}"
+        return flag
 
     def check_password_destination(self) -> None:
         """Refuse to send a password given by flag, environment or prompt to a server named only by a found
@@ -117,25 +137,49 @@ def _config_file(environ: dict[str, str], cwd: Path) -> Path | None:
     return None
 
 
+def command_settings(**flags: Any) -> Settings:
+    """A command's settings: the file and environment, then its flags; a found ./paperkg.toml named on stderr."""
+    settings = load_settings().with_flags(**flags)
+    settings.announce()
+    return settings
+
+
+def _key(name: str) -> str:
+    """A setting as the config file spells it (`pipeline`, `[neo4j] uri`)."""
+    return f"[neo4j] {name.removeprefix('neo4j_')}" if name.startswith("neo4j_") else name
+
+
 def _read_config(path: Path) -> dict[str, Any]:
-    """The settings a TOML config file gives, with its mistakes reported as one sentence naming it."""
+    """The settings a TOML config file gives, with each mistake one sentence naming the file and key."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
         raise PaperkgError(f"{path}: not a readable TOML config file ({error}).") from None
     neo4j = data.pop("neo4j", {})
     if not isinstance(neo4j, dict):
-        raise PaperkgError(f"{path}: `neo4j` must be a table ([neo4j]).")
-    known = {f.name for f in fields(Settings)} - {"config_file"}
-    values = {**data, **{f"neo4j_{key}": value for key, value in neo4j.items()}}
-    unknown = sorted(set(values) - known)
+        raise PaperkgError(f"{path}: `neo4j` must be a table ([neo4j]), not {_kind(neo4j)}.")
+    unknown = sorted(set(data) - set(_PATHS)) or sorted(f"[neo4j] {key}" for key in set(neo4j) - set(_NEO4J_KEYS))
     if unknown:
-        raise PaperkgError(f"{path}: unknown setting {unknown[0]!r}; known: pipeline, benchmarks, corpus, "
-                           "[neo4j] uri, user, password, database.")
+        raise PaperkgError(f"{path}: unknown setting {unknown[0]!r}; known: {', '.join(_PATHS)}, [neo4j] "
+                           f"{', '.join(_NEO4J_KEYS)}.")
+    values = {**data, **{f"neo4j_{key}": value for key, value in neo4j.items()}}
     for name, value in values.items():
-        if not isinstance(value, str):
-            raise PaperkgError(f"{path}: `{name}` must be a string, not {type(value).__name__}.")
+        if not isinstance(value, str) or not value.strip():
+            raise PaperkgError(f"{path}: `{_key(name)}` must be a non-empty string, not {_kind(value)}.")
+        if any(ord(char) < 32 or ord(char) == 127 for char in value):
+            raise PaperkgError(f"{path}: `{_key(name)}` holds a line break or another control character.")
     for name in _PATHS:
         if name in values:
-            values[name] = str((path.parent / Path(values[name]).expanduser()).resolve())
+            try:
+                values[name] = str((path.parent / Path(values[name]).expanduser()).resolve())
+            except (OSError, RuntimeError, ValueError) as error:
+                raise PaperkgError(f"{path}: `{name}` is not a path paperkg can use ({error}).") from None
     return values
+
+
+def _kind(value: Any) -> str:
+    """A TOML value's kind for a message (never the value: it may be a password)."""
+    if isinstance(value, str):
+        return "a string" if value.strip() else "an empty string"
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a table"}.get(
+        type(value), type(value).__name__)

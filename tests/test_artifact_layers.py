@@ -20,14 +20,14 @@ from paperkg.orchestrate.artifact import LAYERS, trends_layer, views_layer
 from paperkg.viz.entity_map import index_entities
 from paperkg.viz.map_page import plan_map
 from paperkg.viz.options import DEFAULT_VIEW
-from paperkg.viz.selection import select_entities
-from paperkg.viz.views import fold
+from paperkg.viz.views import map_selection
 
 pytestmark = pytest.mark.slow
-# What a command must not run on a committed build: trends, graph metrics and communities, map communities, layouts.
+# What a command must not run on a committed build: trends, graph metrics and communities, the views' communities
+# (Louvain where the map and the paper view call it), layouts.
 COUNTED = (("paperkg.graph.trends", "compute_trends"), ("paperkg.graph.metrics", "add_metrics"),
-           ("paperkg.graph.metrics", "louvain_communities"), ("paperkg.viz.clusters", "louvain"),
-           ("paperkg.viz.layout", "force_layout"))
+           ("paperkg.graph.metrics", "louvain_communities"), ("paperkg.viz.map_page", "louvain"),
+           ("paperkg.viz.papers_page", "louvain"), ("paperkg.viz.layout", "force_layout"))
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_the_layers_are_committed_and_equal_what_the_graph_gives(dated: Path) ->
     layer = views_layer(dated / "graph.json")
     assert layer is not None and layer.serves(DEFAULT_VIEW)
     index = index_entities(graph)
-    plan = plan_map(index, select_entities(index, **fold(None)), DEFAULT_VIEW.size_by)
+    plan = plan_map(index, map_selection(index, DEFAULT_VIEW), DEFAULT_VIEW.size_by)
     assert layer.map_plan.clusters == plan.clusters and layer.map_plan.related == plan.related
     assert sorted(layer.map_plan.links.edges(data=True)) == sorted(plan.links.edges(data=True))
     assert layer.map_positions == plan.layout().run()

@@ -38,6 +38,8 @@ def test_outputs_exist(built):
     assert {"paper", "entities", "acronyms", "relations", "sentences"} <= set(first)
     evidence = first["entities"][0]
     assert {"sentence", "start", "end", "source", "confidence"} <= set(evidence)
+    title = re.search(r"<title>(.*?)</title>", (built / "graph.html").read_text(encoding="utf-8")).group(1)
+    assert title == "paperkg · icml2025/"  # the folder of its files, not their names
 
 
 def test_57_papers_no_duplicates(graph):

@@ -18,12 +18,13 @@ from cli_helpers import ROOT
 
 from paperkg.cli import app
 from paperkg.core.schema import GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.admit import admission
 from paperkg.graph import bursts, builder, resolve, trends
 from paperkg.ingest.fields import MAX_ABSTRACT_CHARS
 from paperkg.cypher.writer import CREATE_BATCH_SIZE
 from paperkg.extract import limits
 from paperkg.orchestrate import parallel
-from paperkg.viz import options
+from paperkg.viz import clusters, map_page, options
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
@@ -183,6 +184,12 @@ QUOTED = [  # (page, a pattern whose one group is the value quoted (a space: any
     ("docs/guides/views.md", r"operating point \(confidence ([\d.]+)\)", lambda: GRAPH_MIN_RELATION_CONFIDENCE),
     ("docs/guides/views.md", r"only entities in at least (\d+) papers", lambda: options.YEAR_MIN_PAPERS),
     ("docs/guides/views.md", r"Above ([\d,]+) entities the map keeps", lambda: options.FOLD_ABOVE),
+    ("docs/guides/views.md", r"the ([\d,]+) in the most papers\. The legend", lambda: options.FOLD_ABOVE),
+    ("docs/guides/views.md", r"of those in at least (\d+) papers \(`--min-papers`", lambda: options.DEFAULT_MIN_PAPERS),
+    ("docs/guides/views.md", r"an input with fewer than (\d+) of them", lambda: options.FOLD_ABOVE // 2),
+    ("docs/guides/views.md", r"up to (two) per entity", lambda: map_page.LINKS_PER_ENTITY),
+    ("docs/guides/views.md", r"pulls ([\d.]+) as much as one inside a cluster", lambda: map_page.CROSS_CLUSTER_PULL),
+    ("docs/guides/views.md", r"more than ([\d.]+) of the other clusters' papers", lambda: clusters.FIELD_SHARE),
     ("docs/guides/views.md", r"`--hub-degree` neighbours, (\d+) by default", lambda: options.HUB_DEGREE),
     ("docs/guides/views.md", r"the (\d+) closest drawn", lambda: options.FOCUS_MAX_NODES),
     ("docs/guides/trends.md", r"state ratio s = (\d+)", lambda: bursts.STATE_RATIO),
@@ -199,7 +206,7 @@ QUOTED = [  # (page, a pattern whose one group is the value quoted (a space: any
     ("docs/guides/neo4j.md", r"in batches of ([\d,]+)", lambda: CREATE_BATCH_SIZE),
     (ONE_THING, r"`DOMINANT_SHARE` \(([\d.]+)\)", lambda: resolve.DOMINANT_SHARE),
     (ONE_THING, r"in at least (two) papers \(`SENSE_PAPERS`\)", lambda: resolve.SENSE_PAPERS),
-    (ONE_THING, r"SYNONYM_OF relation at confidence ([\d.]+)", lambda: builder.SYNONYM_MIN_CONFIDENCE),
+    (ONE_THING, r"SYNONYM_OF relation at confidence ([\d.]+)", lambda: admission.SYNONYM_MIN_CONFIDENCE),
     (ONE_THING, r"lexicon (\d+), cue", lambda: resolve.SOURCE_WEIGHT["lexicon"]),
     (ONE_THING, r"acronym definition (\d+), model", lambda: resolve.SOURCE_WEIGHT["acronym"]),
     (ONE_THING, r"guessed type ([\d.]+)\)", lambda: resolve.SOURCE_WEIGHT["name"]),
@@ -221,6 +228,15 @@ def test_a_setting_the_prose_quotes_is_the_code_s(page: str, pattern: str, value
     assert found, f"{page} no longer says /{pattern}/: change the page or this test"
     quoted = WORDS.get(found[1]) or _number(found[1])
     assert quoted == value(), f"{page} quotes {found[1]}, the code has {value()}"
+
+
+def test_the_views_guide_says_how_the_map_opens() -> None:
+    text = " ".join((DOCS / "guides" / "views.md").read_text(encoding="utf8").split())
+    said = re.search(r"it is coloured by named cluster and draws (\w+), (\w+) and (\w+), not (\w+)", text)
+    assert said, "docs/guides/views.md no longer says how the map opens: change the page or this test"
+    assert options.DEFAULT_VIEW.colour_by == options.ColourBy.COMMUNITY.value
+    assert tuple(word.removesuffix("s") for word in said.groups()[:3]) == options.DEFAULT_TYPES
+    assert said[4].removesuffix("s") not in options.DEFAULT_TYPES
 
 
 # --- links, pictures, length ---------------------------------------------------------------------------------------

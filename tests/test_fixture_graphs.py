@@ -16,8 +16,6 @@ _SHARED_KEY = "a builder node copied under another id with the same key: a graph
 # (file, function) of each graph made by hand on purpose, and why
 DELIBERATE: dict[tuple[str, str], str] = {
     ("test_graph_memory.py", "test_louvain_finds_networkx_partition"): "a weighted graph for NetworkX's Louvain",
-    ("test_views_reading.py", "test_clusters_are_named_by_the_terms_most_tied_inside_them"):
-        "an entity map's link graph, what named_clusters takes",
     ("test_views.py", "test_same_graph_gives_identical_bytes"): _REORDERED,
     ("test_stream_writers.py", "test_same_graph_built_in_another_order_gives_the_same_bytes"): _REORDERED,
     ("test_neo4j_first_push.py", "test_first_push_of_rows_sharing_a_key_folds_them_as_merge_does"): _SHARED_KEY,

@@ -17,19 +17,19 @@ pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_star
 # Run in a fresh interpreter: a fork server started earlier in this test process (Dask's, another
 # test's) would be left as it is, without this build's pipeline.
 PROBE = """
-from concurrent.futures import ProcessPoolExecutor
+import json
 from multiprocessing import forkserver
 from paperkg.orchestrate import parallel
+from paperkg.processes import preloaded_pool
 
 def cached_pipelines():
     from paperkg.extract import pipeline_cache
     return pipeline_cache._pipeline.cache_info().currsize
 
 if __name__ == "__main__":
-    context = parallel._worker_context()
-    with parallel._pipeline_server(context, None, True):
-        with ProcessPoolExecutor(2, mp_context=context) as pool:
-            loaded = [pool.submit(cached_pipelines).result() for _ in range(2)]
+    setting = {parallel.PIPELINE_VARIABLE: json.dumps([None, True])}
+    with preloaded_pool(2, parallel.SERVER_PRELOAD, environment=setting) as pool:
+        loaded = [pool.submit(cached_pipelines).result() for _ in range(2)]
         running = forkserver._forkserver._forkserver_pid is not None
     print(loaded, running, forkserver._forkserver._forkserver_pid is None)
 """
@@ -92,46 +92,21 @@ def test_the_second_process_runs_as_jobs_asks_and_without_jobs_only_for_a_big_gr
     assert not parallel.second_process_pays(None, 10**6)
 
 
-def test_warming_runs_beside_the_block_and_is_joined_when_it_ends():
-    import threading
-    import time
-
-    seen: list[str] = []
-
-    def warm() -> None:
-        time.sleep(0.2)
-        seen.append(threading.current_thread().name)
-
-    def warming() -> list[threading.Thread]:
-        return [thread for thread in threading.enumerate() if thread.name == "paperkg-warm"]
-
-    with parallel._warming(warm):
-        assert seen == [] and len(warming()) == 1  # the block does not wait for it
-    assert seen == ["paperkg-warm"] and warming() == []  # joined: nothing forks beside it
-
-    def broken() -> None:
-        raise ImportError("no such module")
-
-    with parallel._warming(broken):  # left to the real import to report
-        pass
-    with parallel._warming(None):
-        assert warming() == []
-
-
 @pytest.mark.slow
-def test_a_pool_warms_the_callers_next_step_only_when_it_read_the_whole_input_ahead(monkeypatch):
+def test_a_pool_runs_the_callers_idle_work_only_when_it_read_the_whole_input_ahead(monkeypatch):
     from paperkg.core.schema import PaperRecord
+    from paperkg.processes import when_idle
 
     records = [PaperRecord(id=f"p{i}", title=f"Paper {i}", abstract=f"We propose BERT-{i} for question answering.")
                for i in range(6)]
     calls: list[int] = []
-    lines = parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2,
-                                   warm=lambda: calls.append(1))
-    assert len(list(lines)) == 6 and calls == [1]
+    with when_idle(lambda: calls.append(1)):
+        assert len(list(parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2))) == 6
+    assert calls == [1]
     monkeypatch.setattr(parallel, "READ_AHEAD", 2)  # one batch read ahead: this process reads on meanwhile
-    lines = parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2,
-                                   warm=lambda: calls.append(2))
-    assert len(list(lines)) == 6 and calls == [1]
+    with when_idle(lambda: calls.append(2)):
+        assert len(list(parallel.extract_lines(records, jobs=2, model=None, rules_only=True, batch_size=2))) == 6
+    assert calls == [1]
 
 
 def test_without_jobs_a_pool_starts_from_auto_pool_abstracts_on_more_than_one_core(monkeypatch):
@@ -139,7 +114,7 @@ def test_without_jobs_a_pool_starts_from_auto_pool_abstracts_on_more_than_one_co
 
     def recorder(kind):
         def run(records, *args):
-            return iter([(kind, str(len(list(records) if kind == "serial" else [r for b in records for r in b])))])
+            return iter([(kind, str(len([r for b in records for r in b])))])  # both get batches
         return run
 
     monkeypatch.setattr(parallel, "_serial", recorder("serial"))

@@ -38,7 +38,7 @@ def test_paperkg_config_names_the_file(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("colour = 'red'\n", "unknown setting 'colour'"),
-    ("pipeline = 3\n", "`pipeline` must be a string"),
+    ("pipeline = 3\n", "`pipeline` must be a non-empty string"),
     ("[neo4j\n", "not a readable TOML config file"),
     ("neo4j = 'x'\n", "must be a table"),
 ])

@@ -22,8 +22,9 @@ from paperkg.viz.labels import DRAW_THRESHOLD, label_fonts
 from paperkg.viz.layout import force_layout
 from paperkg.viz.selection import focus_entities, resolve_entity, select_entities, thin_links
 from paperkg.viz.style import RELATION_STYLES, SHARED_PAPERS, year_colour
-from paperkg.viz.options import ViewOptions
-from paperkg.viz.views import render_focus, render_views
+from paperkg.viz.options import ENTITY_TYPES, ViewOptions
+from paperkg.viz.page_script import page_script
+from paperkg.viz.views import DEFAULT_TYPES_NOTE, render_focus, render_views
 
 
 class _Tags(HTMLParser):
@@ -115,8 +116,13 @@ def test_only_web_links_become_links(tmp_path: Path) -> None:
     assert links == [[("arXiv", "https://arxiv.org/abs/2501.00001")], [("code", "https://github.com/example/flerm")]]
 
 
+def _page_script() -> str:
+    """The map's script as the page inlines it (its modules bundled)."""
+    return page_script(Path(map_page.__file__).parent / "templates" / "page", "view.mjs", "startView")
+
+
 def test_page_code_builds_dom_text_never_markup() -> None:
-    script = (Path(__file__).resolve().parents[1] / "viz" / "templates" / "page.js").read_text()
+    script = _page_script()
     assert "textContent" in script
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in script
@@ -143,12 +149,12 @@ def test_the_page_takes_the_paper_label_from_the_schema_not_from_its_script(tmp_
     data = _data(papers)
     assert data["paper_label"] == NodeLabel.PAPER.value
     assert {node["kind"] for node in data["nodes"]} >= {NodeLabel.PAPER.value}
-    script = (Path(map_page.__file__).parent / "templates" / "page.js").read_text(encoding="utf-8")
+    script = _page_script()
     assert f'"{NodeLabel.PAPER.value}"' not in script and "data.paper_label" in script
 
 
 def test_map_page_sizes_by_papers_and_draws_entities_only(tmp_path: Path) -> None:
-    page, _ = _views(tmp_path, dated_graph())
+    page, _ = _views(tmp_path, dated_graph(), types=ENTITY_TYPES)
     data = _data(page)
     kinds = {node["kind"] for node in data["nodes"]}
     assert kinds == {"Method", "Task", "Dataset", "Metric"}
@@ -319,11 +325,21 @@ def test_thinning_keeps_every_entitys_strongest_link_within_the_cap() -> None:
     assert thin_links(links, 10**6) == (links, ())
 
 
+def test_without_type_the_map_leaves_metrics_out_and_says_how_to_draw_them(tmp_path: Path) -> None:
+    page, papers = _views(tmp_path, dated_graph())
+    for data in (_data(page), _data(papers)):
+        assert "Metric" not in {node["kind"] for node in data["nodes"]}
+        assert "Metric" in {row["type"] for row in data["folded"]}  # search still finds them
+        assert DEFAULT_TYPES_NOTE in data["notes"] and "--type Metric" in DEFAULT_TYPES_NOTE
+    data = _data(_views(tmp_path, dated_graph(), types=("Metric",))[0])
+    assert {node["kind"] for node in data["nodes"]} == {"Metric"} and DEFAULT_TYPES_NOTE not in data["notes"]
+
+
 def test_big_fields_fold_the_long_tail_and_paper_nodes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(papers_page, "MAX_PAPERS", 50)
     monkeypatch.setattr(papers_page, "MAX_ENTITIES", 40)
     graph = synthetic_field(400, 1200, seed=1)
-    page, papers = _views(tmp_path, graph, max_nodes=120)
+    page, papers = _views(tmp_path, graph, max_nodes=120, types=ENTITY_TYPES, min_papers=1)
     data = _data(page)
     assert len(data["nodes"]) == 120 and len(data["folded"]) == 280
     assert any("280 folded away" in note for note in data["notes"])

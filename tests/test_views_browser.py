@@ -13,7 +13,7 @@ from graph_fixtures import FLERM_KEY, LLM_KEY, MAGEP_KEY, SIRA_KEY
 from browser import assert_clean, open_page
 from view_fixtures import HOSTILE_ALIAS, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, synthetic_field
 
-from paperkg.viz.options import ViewOptions
+from paperkg.viz.options import ENTITY_TYPES, ViewOptions
 from paperkg.viz.views import render_views
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def dated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dated")
-    render_views(dated_graph(), out)
+    render_views(dated_graph(), out, ViewOptions(types=ENTITY_TYPES, colour_by="type"))  # every type, by type
     return out
 
 
@@ -180,7 +180,8 @@ def test_papers_view_panel_on_click(context: BrowserContext, dated: Path) -> Non
 
 
 def test_folded_entities_are_found_and_say_how_to_draw_them(context: BrowserContext, tmp_path: Path) -> None:
-    render_views(synthetic_field(300, 900, seed=4), tmp_path, ViewOptions(max_nodes=100))
+    options = ViewOptions(max_nodes=100, types=ENTITY_TYPES, min_papers=1)
+    render_views(synthetic_field(300, 900, seed=4), tmp_path, options)
     page, log = open_page(context, tmp_path / "graph.html")
     assert "200 folded away" in page.inner_text("#legend")
     folded = json.loads((tmp_path / "graph.html").read_text().split('type="application/json">')[1]

@@ -12,7 +12,7 @@ from browser import assert_clean, open_page
 from view_fixtures import (HOSTILE_KEY, HOSTILE_NAME, HOSTILE_SENTENCE, dated_graph, hostile_graph, hub_graph,
                            synthetic_field)
 
-from paperkg.viz.options import ViewOptions
+from paperkg.viz.options import ENTITY_TYPES, ViewOptions
 from paperkg.viz.views import render_focus, render_views
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ VISIBLE = "window.paperkgView.nodeView.length"
 @pytest.fixture(scope="module")
 def field(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("field")
-    render_views(synthetic_field(240, 900, seed=6), out)
+    render_views(synthetic_field(240, 900, seed=6), out, ViewOptions(types=ENTITY_TYPES, colour_by="type"))
     return out
 
 
@@ -90,6 +90,16 @@ def test_bold_names_of_a_chosen_entity_never_overlap_and_zoom_places_names_again
     zoomed = _labels(page)
     _assert_no_overlap(zoomed)
     assert zoomed != labels and len(zoomed) >= min(before, 10)
+    assert_clean(page, log)
+
+
+def test_the_default_map_opens_on_its_named_clusters_and_says_how_to_draw_more(context: BrowserContext,
+                                                                             dated: Path) -> None:
+    page, log = open_page(context, dated / "graph.html")
+    assert page.input_value("#colour-by") == "community" and page.is_visible("#cluster-legend")
+    assert [label for label in _labels(page) if label["cluster"]]
+    legend = page.inner_text("#legend")
+    assert "Metrics are not drawn" in legend and "--type Metric" in legend
     assert_clean(page, log)
 
 

@@ -6,20 +6,19 @@ import json
 import re
 from pathlib import Path
 
-import networkx as nx
 import pytest
 from cli_helpers import run_cli
 from view_fixtures import dated_graph, hub_graph, mention_field, synthetic_field
 
 from paperkg.graph.exports import write_json
 from paperkg.viz import papers_page
-from paperkg.viz.clusters import MIN_CLUSTER, OTHER, named_clusters
-from paperkg.viz.entity_map import index_entities
-from paperkg.viz.options import FOCUS_MAX_NODES, YEAR_MIN_PAPERS, ViewOptions
+from paperkg.viz.clusters import MIN_CLUSTER, OTHER, louvain, named_clusters
+from paperkg.viz.entity_map import index_entities, link_graph
+from paperkg.viz.options import DEFAULT_MIN_PAPERS, ENTITY_TYPES, FOCUS_MAX_NODES, YEAR_MIN_PAPERS, ViewOptions
 from paperkg.viz.papers_page import plan_papers
 from paperkg.viz.selection import focus_entities, select_entities
 from paperkg.viz.style import CLUSTER_PALETTE, NO_COMMUNITY_COLOUR
-from paperkg.viz.views import render_focus, render_views
+from paperkg.viz.views import map_min_papers, render_focus, render_views
 
 
 def _data(path: Path) -> dict:
@@ -35,21 +34,26 @@ def _summary(path: Path) -> str:
     return match.group(1)
 
 
-def test_clusters_are_named_by_the_terms_most_tied_inside_them() -> None:
-    links = nx.Graph()
-    for group, centre in (("a", "a0"), ("b", "b0")):
-        members = [f"{group}{i}" for i in range(5)]
-        for member in members[1:]:
-            links.add_edge(centre, member, papers=3)
-        links.add_edge(members[1], members[2], papers=1)
-    links.add_edge("a4", "b4", papers=1)
-    links.add_edge("x", "y", papers=1)  # a cluster of two: "other"
-    names = {node: node.upper() for node in links}
-    clusters = named_clusters(links, names, {node: 1 for node in links})
-    assert [cluster.name.split(" · ")[0] for cluster in clusters] == ["A0", "B0"]
+def test_clusters_are_named_by_their_most_characteristic_methods_and_tasks_never_a_metric() -> None:
+    groups = ("parsing", "translation")
+    own = {group: [f"{group} model", f"{group} task", f"{group} corpus"] for group in groups}
+    mentions = {f"{group}{number}": ["neural network", "accuracy", *own[group]]  # every paper: the field's generic
+                for group in groups for number in range(6)}                       # method and its metric
+    labels = {"accuracy": "Metric", **{f"{group} task": "Task" for group in groups},
+              **{f"{group} corpus": "Dataset" for group in groups}}
+    index = index_entities(mention_field(mentions, labels))
+    clusters = named_clusters(louvain(link_graph(index, index.entities)), index)
+    names = sorted(cluster.name for cluster in clusters)
+    assert names == ["parsing task · parsing model", "translation task · translation model"]  # Tasks first
     assert all(len(cluster.members) >= MIN_CLUSTER for cluster in clusters)
     assert [cluster.colour for cluster in clusters] == list(CLUSTER_PALETTE[:2])
     assert clusters[0].short == " · ".join(clusters[0].name.split(" · ")[:2])
+
+
+def test_a_cluster_of_metrics_only_is_not_named() -> None:
+    metrics = ["accuracy", "F1 score", "BLEU"]
+    index = index_entities(mention_field({f"p{n}": metrics for n in range(3)}, {name: "Metric" for name in metrics}))
+    assert named_clusters(louvain(link_graph(index, index.entities)), index) == []
 
 
 def test_many_clusters_get_distinct_colours_and_the_rest_is_other(tmp_path: Path) -> None:
@@ -137,7 +141,7 @@ def test_a_papers_own_proposals_are_never_folded(monkeypatch: pytest.MonkeyPatch
 
 def test_header_and_legend_counts_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(papers_page, "MAX_ENTITIES", 40)
-    render_views(synthetic_field(120, 300, seed=1), tmp_path)
+    render_views(synthetic_field(120, 300, seed=1), tmp_path, ViewOptions(types=ENTITY_TYPES))
     data = _data(tmp_path / "papers.html")
     entities = sum(node["kind"] != "Paper" for node in data["nodes"])
     papers = sum(node["kind"] == "Paper" for node in data["nodes"])
@@ -171,3 +175,10 @@ def test_papers_view_uses_the_maps_named_clusters_and_puts_each_paper_in_its_ent
         for paper in papers:  # the cluster most of the paper's clustered entities are in
             theirs = [row_of[edge["to"]] for edge in data["edges"] if edge["from"] == paper and edge["to"] in row_of]
             assert theirs.count(number) == max(theirs.count(other) for other in set(theirs))
+
+
+def test_without_min_papers_a_big_map_keeps_entities_in_three_papers_and_a_small_one_all() -> None:
+    big, small = index_entities(synthetic_field(400, 1200, seed=1)), index_entities(dated_graph())
+    assert map_min_papers(big, ViewOptions()) == DEFAULT_MIN_PAPERS == 3
+    assert map_min_papers(small, ViewOptions()) == 1  # fewer than FOLD_ABOVE // 2 entities in 3 papers
+    assert map_min_papers(big, ViewOptions(min_papers=1)) == 1

@@ -95,12 +95,15 @@ def _field_paper(number: int, entities: list[tuple[str, int]], rng: random.Rando
                  source=f"field.jsonl:{number + 1}")
 
 
-def mention_field(mentions: dict[str, list[str]]) -> nx.MultiDiGraph:
-    """The builder's graph of {paper id: names of the Methods it mentions} (one sentence names them all)."""
+def mention_field(mentions: dict[str, list[str]], labels: dict[str, str] | None = None) -> nx.MultiDiGraph:
+    """The builder's graph of {paper id: names of the entities it mentions} (one sentence names them all),
+    each a Method unless `labels` gives its type."""
     records = []
+    labels = labels or {}
     for paper_id, names in mentions.items():
         sentence = "We study " + " and ".join(names) + "."
-        terms = [Term(name, "Method", nth=sentence[:sentence.index(" and ".join(names[number:]))].count(name))
+        terms = [Term(name, labels.get(name, "Method"),
+                      nth=sentence[:sentence.index(" and ".join(names[number:]))].count(name))
                  for number, name in enumerate(names)]
         records.append(paper(paper_id, sentence, terms, title=f"On {names[0]}", year=2023))
     return build(records)

@@ -1,6 +1,6 @@
 """Label sizes: how important each node's name is, as a font size, and so the order the page names nodes in.
 
-page.js places the names on every frame (after each filter, zoom and pan step): the chosen node
+templates/page/labels.mjs places the names on every frame (after each filter, zoom and pan step): the chosen node
 and its panel's names first, then the cluster names, then every visible node in the order of
 these sizes, each drawn only where its box overlaps no name already placed, at the size times
 the zoom, between DRAW_THRESHOLD + 1 and MAX_VISIBLE pixels. The sizes come from rank (large

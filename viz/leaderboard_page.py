@@ -17,7 +17,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from paperkg.core.atomic import atomic_write_text
 from paperkg.graph.leaderboard import Board, Leaderboard
-from paperkg.viz.page import _inline_asset
+from paperkg.viz.page import inline_asset, inline_text
+from paperkg.viz.page_script import page_script
 from paperkg.viz.style import node_style
 
 _TEMPLATES = resources.files("paperkg.viz") / "templates"
@@ -39,8 +40,10 @@ def write_leaderboard_page(leaderboards: Iterable[Leaderboard], path: Path, titl
     """Write leaderboard.html at `path` atomically; the same leaderboards give the same bytes."""
     data = page_data(leaderboards, title, sort)
     html = _ENV.get_template("leaderboard.html.j2").render(
-        data=data, title=title, page_js=_inline_asset(_TEMPLATES / "leaderboard.js", "script"),
-        page_css=_inline_asset(_TEMPLATES / "leaderboard.css", "style"))
+        data=data, title=title,
+        page_js=inline_text(page_script(_TEMPLATES / "leaderboard", "leaderboard.mjs", "startLeaderboard"), "script",
+                            "leaderboard.mjs"),
+        page_css=inline_asset(_TEMPLATES / "leaderboard.css", "style"))
     atomic_write_text(Path(path), html)
 
 

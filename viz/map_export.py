@@ -19,13 +19,12 @@ from paperkg.viz.entity_map import index_entities
 from paperkg.viz.clusters import cluster_of
 from paperkg.viz.map_page import plan_map
 from paperkg.viz.options import ViewOptions
-from paperkg.viz.selection import select_entities
 from paperkg.viz.style import SHARED_PAPERS
 from paperkg.viz.view_layer import ViewLayer
-from paperkg.viz.views import fold
+from paperkg.viz.views import map_selection
 
 
-def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int = 1,
+def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = None, min_papers: int | None = None,
                      max_nodes: int | None = None, size_by: str = "papers",
                      layer: ViewLayer | None = None) -> GraphTable:
     """The entity map graph.html draws for these options, as rows: entities labelled by name with
@@ -36,7 +35,7 @@ def entity_map_table(graph: nx.MultiDiGraph, *, types: Iterable[str] | None = No
     if layer is not None and layer.serves(options):
         selection, plan, positions = layer.selection, layer.map_plan, layer.map_positions
     else:
-        selection = select_entities(index, types=types, min_papers=min_papers, **fold(max_nodes))
+        selection = map_selection(index, options)
         plan = plan_map(index, selection, size_by)
         positions = plan.layout().run()
     clusters = cluster_of(plan.clusters)

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, named_clusters
+from paperkg.viz.clusters import OTHER, Cluster, cluster_colour, cluster_of, louvain, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
@@ -23,17 +23,18 @@ from paperkg.viz.selection import Selection, thin_links
 from paperkg.viz.style import NO_COMMUNITY_COLOUR, SHARED_PAPERS, node_style, relation_style, year_colour
 
 MAP_WIDTH, MAP_HEIGHT = 1000.0, 620.0  # canvas units; about screen pixels at the opening zoom
-LINKS_PER_ENTITY = 4                   # links drawn at most: this many times the entities
+LINKS_PER_ENTITY = 2                   # links drawn at most: this many times the entities
 MAX_LABEL_CHARS = 40
 MAX_RELATED = 12
 NO_ARROWS = {"to": {"enabled": False}}  # map links have no direction (PyVis adds arrows otherwise)
+CROSS_CLUSTER_PULL = 0.15              # a link between two clusters pulls this much of one inside a cluster
 
 
 @dataclass
 class MapPlan:
     """The entity map decided before its layout: the links drawn, node metric and sizes, each entity's strongest
-    links (drawn or thinned away) and the named clusters; `every_link` (the layout's springs) only while it is
-    planned, a plan read back from a build's views.json comes with its positions."""
+    links (drawn or thinned away) and the named clusters; `springs` (the layout's) only while it is planned, a
+    plan read back from a build's views.json comes with its positions."""
 
     links: nx.Graph
     link_notes: tuple[str, ...]
@@ -41,25 +42,37 @@ class MapPlan:
     sizes: dict[str, float]
     related: dict[str, list[tuple[str, int, tuple[str, ...]]]]
     clusters: list[Cluster]
-    every_link: nx.Graph | None = None
+    springs: nx.Graph | None = None  # every link, with its `pull`
 
     def layout(self, centre: str | None = None) -> LayoutJob:
-        """The map's layout: every link pulls, weighted by its strength (around `centre` in a focus view)."""
-        if self.every_link is None:
+        """The map's layout: every link pulls (around `centre` in a focus view)."""
+        if self.springs is None:
             raise ValueError("a map plan read back has its positions, not its springs")
-        return LayoutJob.of(self.every_link, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre)
+        return LayoutJob.of(self.springs, width=MAP_WIDTH, height=MAP_HEIGHT, radii=self.sizes, centre=centre,
+                            weight="pull")
 
 
 def plan_map(index: EntityIndex, selection: Selection, size_by: str) -> MapPlan:
     """The links, sizes, strongest links and named clusters of the entity map over the selected entities."""
     every_link = link_graph(index, selection.nodes)
+    communities = louvain(every_link)
     links, link_notes = thin_links(every_link, LINKS_PER_ENTITY * max(len(selection.nodes), 1))
     metric = {node: _metric(index, links, node, size_by) for node in sorted(links.nodes)}
-    nodes = sorted(links.nodes)
-    clusters = named_clusters(links, {node: index.name(node) for node in nodes},
-                              {node: index.paper_count(node) for node in nodes})
     return MapPlan(links, link_notes, metric, node_sizes(metric, len(metric)),
-                   {node: _related(every_link, node) for node in nodes}, clusters, every_link)
+                   {node: _related(every_link, node) for node in sorted(links.nodes)},
+                   named_clusters(communities, index), _springs(every_link, communities))
+
+
+def _springs(links: nx.Graph, communities: list[set[str]]) -> nx.Graph:
+    """The layout's springs: every link, its `pull` its strength, CROSS_CLUSTER_PULL as much between two of the
+    `communities` (so that the clusters lie apart); nodes and links in the order of `links`."""
+    community = {node: number for number, members in enumerate(communities) for node in members}
+    springs = nx.Graph()
+    springs.add_nodes_from(links.nodes)
+    springs.add_edges_from((source, target, {"pull": data["strength"] * (
+        1.0 if community[source] == community[target] else CROSS_CLUSTER_PULL)})
+        for source, target, data in links.edges(data=True))
+    return springs
 
 
 def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str, size_by: str,

@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from paperkg.core.errors import ExitCode, PaperkgError
-from paperkg.core.schema import ENTITY_LABELS, GRAPH_MIN_RELATION_CONFIDENCE
+from paperkg.core.schema import ENTITY_LABELS, GRAPH_MIN_RELATION_CONFIDENCE, NodeLabel
 
 MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE = "graph.html", "papers.html", "leaderboard.html"
-FOLD_ABOVE = 2000           # without --max-nodes, the map keeps the entities in the most papers up to this
+# Without --max-nodes, the map keeps the entities in the most papers up to this: on a screen, more make a
+# hairball whose clusters run into each other and whose names cover one another.
+FOLD_ABOVE = 500
 
 
 class SizeBy(str, Enum):
@@ -34,6 +36,12 @@ COLOUR_SCHEMES = tuple(scheme.value for scheme in ColourBy)
 # (a graph built by an earlier release may hold less sure ones)
 MIN_RELATION_CONFIDENCE = GRAPH_MIN_RELATION_CONFIDENCE
 ENTITY_TYPES = tuple(label.value for label in ENTITY_LABELS)
+# Without --min-papers, the map keeps only entities in at least this many papers (one or two papers place an
+# entity in no cluster but their own), unless fewer than half of FOLD_ABOVE are: a small input draws them all.
+DEFAULT_MIN_PAPERS = 3
+# Without --type, the views' types: Metrics ("accuracy", "F1 score") share papers with nearly every entity, so
+# they pull every cluster into one and characterise no part of a field; `--type` with all four draws them.
+DEFAULT_TYPES = tuple(label.value for label in ENTITY_LABELS if label is not NodeLabel.METRIC)
 
 
 def canonical_choice(value: str, choices: Iterable[str]) -> str:
@@ -51,9 +59,9 @@ class ViewOptions:
     FOCUS_MAX_NODES); `depth` and `hub_degree` are read by focus views only."""
 
     size_by: str = SizeBy.PAPERS.value
-    colour_by: str = ColourBy.TYPE.value
+    colour_by: str = ColourBy.COMMUNITY.value  # the clusters show a field's structure; their legend names them
     types: tuple[str, ...] = ()
-    min_papers: int = 1
+    min_papers: int | None = None  # None: DEFAULT_MIN_PAPERS or 1 (viz/views.py, map_min_papers)
     max_nodes: int | None = None
     title: str | None = None  # None: the command names the page after its input
     depth: int = 2
@@ -66,9 +74,14 @@ class ViewOptions:
         for name, value in canonical.items():
             object.__setattr__(self, name, value)
         check_options(self.size_by, self.colour_by, self.types)
-        check_limits(depth=self.depth, min_papers=self.min_papers, max_nodes=self.max_nodes,
-                     hub_degree=self.hub_degree)
+        check_limits(depth=self.depth, min_papers=1 if self.min_papers is None else self.min_papers,
+                     max_nodes=self.max_nodes, hub_degree=self.hub_degree)
 
+
+    @property
+    def drawn_types(self) -> tuple[str, ...]:
+        """The entity types the views draw: those asked for, else DEFAULT_TYPES."""
+        return self.types or DEFAULT_TYPES
 
     @property
     def heading(self) -> str:

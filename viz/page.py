@@ -24,6 +24,7 @@ from paperkg.core.schema import NodeLabel
 from paperkg.viz.entity_map import EntityIndex
 from paperkg.viz.labels import DRAW_THRESHOLD, LABEL_GAP, MAX_VISIBLE
 from paperkg.viz.options import YEAR_MIN_PAPERS
+from paperkg.viz.page_script import page_script
 from paperkg.viz.style import NODE_STYLES, RELATION_STYLES, node_style, relation_style
 
 FONT_FACE = "DejaVu Sans, system-ui, Arial, sans-serif"
@@ -65,7 +66,7 @@ def render_page(page: PageData, path: Path) -> None:
     network = Network(directed=True, cdn_resources="in_line")
     for node in page.nodes:
         network.add_node(node["id"], **{key: value for key, value in node.items() if key != "id"})
-        del network.node_map[node["id"]]["label"]  # PyVis labels every node; page.js draws the names
+        del network.node_map[node["id"]]["label"]  # PyVis labels every node; the page script draws the names
     for edge in page.edges:
         network.add_edge(edge["from"], edge["to"],
                          **{key: value for key, value in edge.items() if key not in ("from", "to")})
@@ -75,10 +76,10 @@ def render_page(page: PageData, path: Path) -> None:
             "labels": {"threshold": DRAW_THRESHOLD, "max": MAX_VISIBLE, "gap": LABEL_GAP, "face": FONT_FACE}}
     html = _ENV.get_template("page.html.j2").render(
         page=page, data=data, summary=summary(page),
-        vis_js=_inline_asset(_VIS_ASSETS / "vis-network.min.js", "script"),
-        vis_css=_inline_asset(_VIS_ASSETS / "vis-network.css", "style"),
-        page_js=_inline_asset(_TEMPLATES / "page.js", "script"),
-        page_css=_inline_asset(_TEMPLATES / "page.css", "style"))
+        vis_js=inline_asset(_VIS_ASSETS / "vis-network.min.js", "script"),
+        vis_css=inline_asset(_VIS_ASSETS / "vis-network.css", "style"),
+        page_js=inline_text(page_script(_TEMPLATES / "page", "view.mjs", "startView"), "script", "page.mjs"),
+        page_css=inline_asset(_TEMPLATES / "page.css", "style"))
     atomic_write_text(Path(path), html)
 
 
@@ -97,8 +98,8 @@ def vis_options(page: PageData) -> dict[str, Any]:
 
 
 def summary(page: PageData) -> str:
-    """The header line as page.js first writes it: papers and entities drawn of those the view chose
-    from (the legend's notes give the same totals), and links."""
+    """The header line as the page script (templates/page/filters.mjs) first writes it: papers and
+    entities drawn of those the view chose from (the legend's notes give the same totals), and links."""
     kinds = Counter(node["kind"] for node in page.nodes)
     papers = kinds.pop(NodeLabel.PAPER.value, 0)
     entities = sum(kinds.values())
@@ -141,9 +142,13 @@ def folded_entries(index: EntityIndex, left_out: Iterable[str]) -> list[dict[str
     return sorted(rows, key=lambda row: (-row["papers"], row["name"]))
 
 
-def _inline_asset(asset: Any, tag: str) -> Markup:
+def inline_asset(asset: Any, tag: str) -> Markup:
     """An asset's text, checked safe to place verbatim inside a <script> or <style> element."""
-    text = asset.read_text(encoding="utf-8")
+    return inline_text(asset.read_text(encoding="utf-8"), tag, str(asset))
+
+
+def inline_text(text: str, tag: str, source: str) -> Markup:
+    """Text checked safe to place verbatim inside a <script> or <style> element (`source` names it in the error)."""
     if re.search(rf"</{tag}", text, re.IGNORECASE):
-        raise RuntimeError(f"{asset} contains '</{tag}' and cannot be inlined.")
+        raise RuntimeError(f"{source} contains '</{tag}' and cannot be inlined.")
     return Markup(text)

@@ -3,7 +3,7 @@
 Entities: name, type, acronym and long form, aliases, counts, their papers (title or first
 words, year, venue, links) and evidence sentences with the mention's span. Papers are stored
 once in a table that entities and evidence refer to by index. Every item is a named object
-(page.js reads fields by name, never by position).
+(the page's modules, viz/templates/page/panel.mjs, read fields by name, never by position).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import networkx as nx
 
 from paperkg.core import graph_model as model
 from paperkg.core.schema import RelType
-from paperkg.viz.clusters import Cluster, cluster_of, named_clusters
+from paperkg.viz.clusters import Cluster, cluster_of, louvain, named_clusters
 from paperkg.viz.entity_map import EntityIndex, link_graph
 from paperkg.viz.labels import label_fonts
 from paperkg.viz.layout import LayoutJob
@@ -70,8 +70,7 @@ def plan_papers(index: EntityIndex, selection: Selection) -> PapersPlan:
     simple.add_nodes_from(nodes)
     simple.add_edges_from((s, t) for s, t, _ in edges)
     degree = {node: float(simple.degree(node)) for node in nodes}
-    clusters = named_clusters(link_graph(index, entities), {node: index.name(node) for node in entities},
-                              {node: index.paper_count(node) for node in entities})
+    clusters = named_clusters(louvain(link_graph(index, entities)), index)
     return PapersPlan(entities, papers, paper_total, notes + paper_note, edges, degree,
                       node_sizes(degree, len(nodes)), clusters, simple)
 

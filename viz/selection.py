@@ -107,7 +107,8 @@ def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str]
         least = min(index.paper_count(entity) for entity in kept)
         notes.append(f"Showing the {len(kept):,} most important of {len(ranked):,} entities{scope} "
                      f"({RANKINGS[rank]}; the last in {least:,} papers): {folded:,} folded away. "
-                     "Search still finds them; `paperkg view --focus NAME` draws one with its neighbours.")
+                     "Search still finds them; `paperkg view --focus NAME` draws one with its neighbours, "
+                     "`--max-nodes N` more of them.")
         ranked = kept
     nodes = tuple(sorted(ranked))
     shown = set(nodes)
@@ -116,23 +117,21 @@ def _filtered(index: EntityIndex, candidates: list[str], *, types: Iterable[str]
 
 
 def thin_links(graph: nx.Graph, max_links: int) -> tuple[nx.Graph, tuple[str, ...]]:
-    """Keep every entity's strongest link, then the links with the most papers, up to `max_links`."""
+    """Keep every entity's strongest link, then the strongest others, up to `max_links`: strength is the cosine
+    of the two entities' paper sets, so the links kept lie mostly inside the map's clusters instead of tying
+    every hub to every other across the map."""
     total = graph.number_of_edges()
     if total <= max_links:
         return graph, ()
 
-    def by_papers(edge: tuple[str, str, dict]) -> tuple:
-        return (-edge[2]["papers"], -edge[2]["strength"], edge[0], edge[1])
-
     def by_strength(edge: tuple[str, str, dict]) -> tuple:
         return (-edge[2]["strength"], -edge[2]["papers"], edge[0], edge[1])
 
-    edges = sorted(graph.edges(data=True), key=by_papers)
+    edges = sorted(graph.edges(data=True), key=by_strength)
     best: dict[str, tuple] = {}
-    for edge in edges:
+    for edge in edges:  # strongest first: an end's first link is its strongest
         for end in edge[:2]:
-            if end not in best or by_strength(edge) < by_strength(best[end]):
-                best[end] = edge
+            best.setdefault(end, edge)
     kept = {(edge[0], edge[1]) for edge in best.values()}
     for source, target, _ in edges:
         if len(kept) >= max_links:
@@ -142,7 +141,7 @@ def thin_links(graph: nx.Graph, max_links: int) -> tuple[nx.Graph, tuple[str, ..
     thinned.add_nodes_from(sorted(graph.nodes))
     thinned.add_edges_from((s, t, graph.edges[s, t]) for s, t in sorted(kept))
     note = (f"Showing {thinned.number_of_edges():,} of {total:,} links: each entity's strongest link, "
-            "then those with the most papers.")
+            "then the strongest others (the two entities' papers overlap most).")
     return thinned, (note,)
 
 

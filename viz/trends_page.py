@@ -16,7 +16,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from paperkg.core.atomic import atomic_write_text
 from paperkg.graph.trends import EntityTrend, Trends
-from paperkg.viz.page import _inline_asset
+from paperkg.viz.page import inline_asset, inline_text
+from paperkg.viz.page_script import page_script
 from paperkg.viz.style import node_style
 
 MULTIPLES = 8          # small multiples per type and direction
@@ -61,8 +62,8 @@ def write_trends_page(trends: Trends, path: Path, **options: Any) -> None:
     data = trends_data(trends, **options)
     html = _ENV.get_template("trends.html.j2").render(
         data=data, title=data["title"],
-        page_js=_inline_asset(_TEMPLATES / "trends.js", "script"),
-        page_css=_inline_asset(_TEMPLATES / "trends.css", "style"))
+        page_js=inline_text(page_script(_TEMPLATES / "trends", "trends.mjs", "startTrends"), "script", "trends.mjs"),
+        page_css=inline_asset(_TEMPLATES / "trends.css", "style"))
     atomic_write_text(Path(path), html)
 
 

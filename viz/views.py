@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex, index_entities
-from paperkg.viz.options import (DEFAULT_VIEW, FOCUS_MAX_NODES, FOLD_ABOVE, LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE,
-                                 ViewOptions)
+from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_VIEW, FOCUS_MAX_NODES, FOLD_ABOVE, LEADERBOARD_FILE,
+                                 MAP_FILE, PAPERS_FILE, ViewOptions)
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
@@ -19,11 +19,17 @@ from paperkg.viz.selection import Selection, focus_entities, resolve_entity, sel
 from paperkg.viz.view_layer import Positions, ViewLayer, plan_options
 
 
+DEFAULT_TYPES_NOTE = ("Metrics are not drawn without --type: they share papers with nearly every entity and would tie "
+                      "every cluster to the others. `paperkg view graph.json --type Method --type Task --type Dataset "
+                      "--type Metric` draws them too.")
+
+
 def render_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions = DEFAULT_VIEW) -> list[Path]:
     """Write graph.html (the entity map) and papers.html (papers with their entities) into `out_dir`.
 
-    Without `options.max_nodes` the long tail is folded: the FOLD_ABOVE entities in the most papers
-    are drawn; with it, the `max_nodes` entities of highest PageRank.
+    Without `options.types` the views draw DEFAULT_TYPES; without `options.max_nodes` the long tail is
+    folded: the FOLD_ABOVE entities in the most papers are drawn; with it, the `max_nodes` entities of
+    highest PageRank.
     """
     return start_views(graph, out_dir, options).finish()
 
@@ -70,11 +76,29 @@ def start_views(graph: nx.MultiDiGraph, out_dir: Path, options: ViewOptions, lay
     if layer is not None and layer.serves(options):
         return PendingViews(index, layer.selection, layer.map_plan, layer.papers_plan, _done(layer.map_positions),
                             _done(layer.papers_positions), Path(out_dir), options)
-    selection = select_entities(index, types=options.types or None, min_papers=options.min_papers,
-                                **fold(options.max_nodes))
+    selection = map_selection(index, options)
     map_plan, papers_plan = plan_map(index, selection, options.size_by), plan_papers(index, selection)
     return PendingViews(index, selection, map_plan, papers_plan, _run(map_plan.layout(), layouts),
                         _done(papers_plan.layout().run()), Path(out_dir), options)
+
+
+def map_selection(index: EntityIndex, options: ViewOptions) -> Selection:
+    """The entities graph.html and papers.html draw: of the options' types (DEFAULT_TYPES without --type, the
+    page saying how to draw Metrics), in at least map_min_papers papers, folded (see fold)."""
+    selection = select_entities(index, types=options.drawn_types, min_papers=map_min_papers(index, options),
+                                **fold(options.max_nodes))
+    return selection if options.types else replace(selection, notes=(*selection.notes, DEFAULT_TYPES_NOTE))
+
+
+def map_min_papers(index: EntityIndex, options: ViewOptions) -> int:
+    """The least papers of a drawn entity: --min-papers, else DEFAULT_MIN_PAPERS when at least half of
+    FOLD_ABOVE entities of the drawn types are in that many papers, else 1 (a small input draws them all)."""
+    if options.min_papers is not None:
+        return options.min_papers
+    types = set(options.drawn_types)
+    enough = sum(1 for entity in index.entities if index.label(entity) in types
+                 and index.paper_count(entity) >= DEFAULT_MIN_PAPERS)
+    return DEFAULT_MIN_PAPERS if enough >= FOLD_ABOVE // 2 else 1
 
 
 def _run(job: LayoutJob, layouts: Executor | None) -> Future[Positions]:
@@ -98,7 +122,7 @@ def render_focus(graph: nx.MultiDiGraph, path: Path, focus: str, options: ViewOp
     index = index_entities(graph)
     entity = resolve_entity(index, focus)
     selection = focus_entities(index, entity, depth=options.depth, hub_degree=options.hub_degree,
-                               types=options.types or None, min_papers=options.min_papers,
+                               types=options.types or None, min_papers=options.min_papers or 1,
                                max_nodes=options.max_nodes or FOCUS_MAX_NODES)
     plan = plan_map(index, selection, options.size_by)
     positions = plan.layout(centre=entity).run()

@@ -1,4 +1,4 @@
-"""A build step in a forked copy of the build (core/forked.py): its result and its errors come back
+"""A build step in a forked copy of the build (paperkg.processes.forked): its result and its errors come back
 as the build would raise them, and the copy never outlives the build or a failed block.
 
 Each case runs in a fresh interpreter: the copy is forked only while no other thread runs, and other
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.core.forked import how_it_ended, run_forked
+from paperkg.processes.forked import how_it_ended, run_forked
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and the parent-death signal")
 
 PROBE = r'''
 import os, signal, sys, time
 from paperkg.core.errors import PaperkgError, ExitCode
-from paperkg.core.forked import in_parts, run_forked
+from paperkg.processes.forked import in_parts, run_forked
 
 def refuse():
     raise PaperkgError("out/graph.graphml: no space left on the device.", ExitCode.FAILED)

@@ -1,6 +1,11 @@
 """Ending the `paperkg` process without freeing its objects one by one: the graph of a 10,000-abstract
 build (about a million Python objects) takes ~1.5 s to free at interpreter shutdown, time the user waits
-for the prompt while the system would take the memory back at once."""
+for the prompt while the system would take the memory back at once.
+
+It runs what a normal exit runs first through `atexit._run_exitfuncs`, a CPython private name (checked
+on the versions paperkg.processes.CHECKED_ON lists); where it is missing the process exits as usual,
+teardown included.
+"""
 from __future__ import annotations
 
 import atexit
@@ -23,7 +28,10 @@ def run_and_exit(command: Callable[[], object]) -> NoReturn:
         if code is not None:
             print(code, file=sys.stderr)
         code = 0 if code is None else 1
-    atexit._run_exitfuncs()  # what a normal exit runs first (multiprocessing's clean-up, coverage, logging)
+    run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_handlers is None:  # not CPython, or a CPython that renamed it: exit with the teardown
+        sys.exit(code)
+    run_exit_handlers()  # what a normal exit runs first (multiprocessing's clean-up, coverage, logging)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     os._exit(code)

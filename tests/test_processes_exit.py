@@ -1,4 +1,4 @@
-"""core/process_exit.py: the CLI's process ends with its command's exit code, atexit handlers run and
+"""paperkg.processes.exit: the CLI's process ends with its command's exit code, atexit handlers run and
 output flushed, without the interpreter's teardown; other exceptions propagate."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def _run(command: str, tmp_path: Path) -> subprocess.CompletedProcess:
     program = "\n".join([
         "import atexit, sys",
         "from pathlib import Path",
-        "from paperkg.core.process_exit import run_and_exit",
+        "from paperkg.processes import run_and_exit",
         f"atexit.register(lambda: Path({str(tmp_path / 'atexit-ran')!r}).write_text('yes'))",
         "def command():",
         "    sys.stdout.write('unflushed output')",
