@@ -3,7 +3,7 @@ entity mentions, and the features of each value for the result and change models
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spacy.tokens import Span
 
@@ -43,6 +43,7 @@ class SentenceContext:
     metrics: list[Span]
     entities: list[Span]
     datasets: list[Span]       # the data sets it names: Dataset mentions and shared tasks
+    results: list[int] = field(default_factory=list)  # the values the result model kept (set once it has run)
 
     @property
     def sent(self) -> Span:

@@ -78,7 +78,8 @@ def _directly_after(ctx: SentenceContext, k: int, metric: Span) -> bool:
 
 
 def _values_between(ctx: SentenceContext, start: int, end: int) -> list[int]:
-    return [k for k, span in enumerate(ctx.spans) if start <= span.start and span.end <= end]
+    """The results (values the result model kept) between two token positions."""
+    return [k for k in ctx.results if start <= ctx.spans[k].start and ctx.spans[k].end <= end]
 
 
 def _holds_value(ctx: SentenceContext, start: int, end: int) -> bool:
@@ -99,8 +100,8 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     '55.4% in reasoning benchmarks such as BBH'), or the last named before the sentence's values ('On ImageNet, ...
     85.1%'), or the sentence's only data set."""
     span = ctx.spans[k]
-    if "respectively" in ctx.lower and len(ctx.datasets) == len(ctx.values) > 1:
-        return ctx.datasets[k]  # 'on A and B ... 96.6% and 98.4%, respectively'
+    if "respectively" in ctx.lower and len(ctx.datasets) == len(ctx.results) > 1:
+        return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'
     best: tuple[float, Span] | None = None
     for dataset in ctx.datasets:
         if dataset.start >= span.end:
@@ -115,7 +116,12 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
             if _clause_break(between) or any(other.end <= span.start and other.start >= dataset.end
                                              for other in ctx.datasets):
                 continue
-            score = 1.5 if dataset.end <= ctx.spans[0].start else 1.0
+            if dataset.end <= ctx.spans[ctx.results[0]].start:
+                score = 1.5  # 'On ImageNet, ...': the sentence's data set
+            elif any(not ctx.values[j].start_of_move for j in _values_between(ctx, dataset.end, span.start)):
+                continue  # 'on WMT14 and 41.0 BLEU on ...': a data set before another value is that value's
+            else:
+                score = 1.0
         if best is None or score > best[0]:
             best = (score, dataset)
     return best[1] if best else None

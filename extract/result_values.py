@@ -33,6 +33,7 @@ class Value:
     unit: str
     numbers: tuple[float, ...]
     ranged: bool
+    start_of_move: bool = False  # the X of a move from X to Y ('rises from 37% to 95%'): where the move started
 
     @property
     def value(self) -> str:
@@ -62,7 +63,8 @@ def find_values(text: str, offset: int = 0) -> list[Value]:
             found.append(_value(text, atom.start(), atom.end(), offset, False))
             index += 2
             continue
-        found.append(_value(text, atom.start(), atom.end(), offset, False))
+        moves = following is not None and bool(_WORDED.match(between)) and "to" in between
+        found.append(_value(text, atom.start(), atom.end(), offset, False, moves))
         index += 1
     return found
 
@@ -78,11 +80,11 @@ def _one_range(before: str, joiner: str) -> bool:
     if not before.lower().endswith("from"):
         return True
     return not re.search(r"\b(?:improv|increas|rais|ris|boost|jump|climb|reduc|decreas|drop|fall|fell|cut|lower|"
-                         r"go|went|grow|grew|bring|brings|brought|lift|push)\w*(?:\s+\S+){0,8}\s+from$",
+                         r"go|went|grow|grew|bring|brings|brought|lift|push)\w*(?:\s+\S+){0,12}\s+from$",
                          before.lower())
 
 
-def _value(text: str, start: int, end: int, offset: int, ranged: bool) -> Value:
+def _value(text: str, start: int, end: int, offset: int, ranged: bool, start_of_move: bool = False) -> Value:
     """The Value of text[start:end], its unit and numbers read off the text."""
     written = text[start:end]
     unit = ""
@@ -91,7 +93,7 @@ def _value(text: str, start: int, end: int, offset: int, ranged: bool) -> Value:
     elif re.search(r"(?:×|x|\$\\times\$)$", written):
         unit = "x"
     numbers = tuple(float(n) for n in _NUMBERS.findall(re.sub(r"(?<=\d),(?=\d{3})", "", _strip_exponent(written))))
-    return Value(written, offset + start, offset + end, unit, numbers, ranged)
+    return Value(written, offset + start, offset + end, unit, numbers, ranged, start_of_move)
 
 
 def _strip_exponent(text: str) -> str:

@@ -31,7 +31,7 @@ from .result_cues import ResultCues
 from .result_datasets import shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
-from .result_values import find_values
+from .result_values import Value, find_values
 
 SPANS_KEY = "results"  # the default of the spans_key setting
 RESULT_FILES = {"cues": "results/cues.json", "metrics": "results/metrics.txt",
@@ -109,7 +109,8 @@ class ResultFinder(DataComponent):
     def context(self, doc: Doc, position: int, sent: Span, entities: list[Span]) -> SentenceContext | None:
         """The sentence as the models read it: its values, metric phrases and typed mentions (None: no value)."""
         words = SentenceTokens.read(sent)
-        values = find_values(words.text, sent.start_char)
+        named = [(e.start_char, e.end_char) for e in entities if e.label_ in _NAMED_LABELS + (NodeLabel.TASK.value,)]
+        values = [value for value in find_values(words.text, sent.start_char) if not _in_name(value, named)]
         if not values:
             return None
         value_spans = [_token_span(doc, v.start, v.end) for v in values]
@@ -117,7 +118,8 @@ class ResultFinder(DataComponent):
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
         datasets = [e for e in entities if e.label_ == NodeLabel.DATASET.value
-                    and not any(e.start < m.end and m.start < e.end for m in metrics)]
+                    and not any(e.start < m.end and m.start < e.end for m in metrics)
+                    and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
                      if not any(span.start < d.end and d.start < span.end for d in datasets)]
         return SentenceContext(words, position, values, value_spans, metrics, entities,
@@ -132,25 +134,25 @@ class ResultFinder(DataComponent):
         threshold = self.result_model.threshold if self.threshold is None else self.threshold
         split = sentence_split(ctx, self.cues)
         tasks = ctx.of_label(NodeLabel.TASK.value)
-        for k, value in enumerate(ctx.values):
-            features = value_features(ctx, k, self.cues)
-            confidence = self.result_model.probability(features)
-            if confidence < threshold:
-                continue
-            change = self.change_model.probability(features) >= self.change_model.threshold
+        features = [value_features(ctx, k, self.cues) for k in range(len(ctx.values))]
+        confidences = [self.result_model.probability(found) for found in features]
+        ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
+        for k in ctx.results:
+            value, confidence = ctx.values[k], confidences[k]
+            change = self.change_model.probability(features[k]) >= self.change_model.threshold
             unit = "points" if not value.unit and _POINTS.match(ctx.after(value.end, 30)) else value.unit
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))
             if metric[0] < 0:
                 metric = before  # the last metric reported ('... BLEU', then 'a relative gain of 21%')
             dataset = attach_dataset(ctx, k) or paper.own_dataset
             named = attach_method(ctx, k, self.cues)
-            method = named or paper.own_method
+            method = named or (None if value.start_of_move else paper.own_method)
             task = min(tasks, key=lambda t: abs(t.start - ctx.spans[k].start)) if tasks else paper.main_task
             comparison = attach_comparison(ctx, k, self.cues)
             record = ResultRecord(
                 value.start, value.end, value.value, unit, "change" if change else "absolute",
                 self._relative(ctx, k, change), self._direction(ctx, k) if change else "", split,
-                named is None, round(confidence, 4),
+                named is None and not value.start_of_move, round(confidence, 4),
                 *metric, *paper.part(dataset), *paper.part(method), *paper.part(task), *_chars(comparison),
                 "" if dataset else paper.title_task)
             yield ctx.spans[k], record
@@ -186,6 +188,13 @@ def _last_metric(records: list[ResultRecord]) -> Part:
     if records and records[-1].metric_start >= 0:
         return records[-1].metric_start, records[-1].metric_end, records[-1].metric_entity
     return -1, -1, -1
+
+
+def _in_name(value: Value, names: list[tuple[int, int]]) -> bool:
+    """A whole number without a unit inside a method's, task's or data set's name ('WMT 2014', 'Llama 2') is the
+    name's."""
+    whole = not value.unit and "." not in value.text and not value.ranged
+    return whole and any(start <= value.start and value.end <= end for start, end in names)
 
 
 def _token_span(doc: Doc, start: int, end: int) -> Span:
