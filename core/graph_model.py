@@ -4,7 +4,9 @@ The builder writes these records, and every sink (the exports, the Neo4j rows, t
 commands) reads a node or edge through the accessors below, which give them typed: a name that
 is not the model's is a mypy error, so the names here are the one set of names (tests walk the
 sinks for raw attribute access). `describe()` gives the model as data, for the reference page.
-Metrics (degree, pagerank, community) are set on every node by the build's last step.
+Metrics (degree, pagerank, community) are set on every paper and entity node by the build's last step; a
+reported result is a node of its own (`ResultNode`), linked from its paper (REPORTS) and to what it is of
+(FOR_METHOD, ON_DATASET, WITH_METRIC, ON_TASK), outside the metrics and the views' maps.
 """
 from __future__ import annotations
 
@@ -12,13 +14,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict, Union, cast, get_args, get_origin, get_type_hints
 
-from paperkg.core.schema import (ENTITY_LABELS, ENTITY_REL_TYPES, REL_ENDS, ROLE_STRENGTH, SCHEMA_VERSION,
-                                 SYMMETRIC_REL_TYPES, NodeLabel)
+from paperkg.core.canonical import canonical_name
+from paperkg.core.schema import (ENTITY_LABELS, ENTITY_REL_TYPES, REL_ENDS, RESULT_REL_TYPES, ROLE_STRENGTH,
+                                 SCHEMA_VERSION, SYMMETRIC_REL_TYPES, NodeLabel, RelType)
 
 if TYPE_CHECKING:  # only the accessors' signatures name NetworkX; core does not import it
     import networkx as nx
 
 PAPER_KEY_PREFIX = "paper:"
+RESULT_KEY_PREFIX = "result:"
+_ENTITY_LABEL_VALUES = frozenset(label.value for label in ENTITY_LABELS)
 
 
 class Evidence(TypedDict):
@@ -76,6 +81,52 @@ class PaperNode(_PaperFields, total=False):
     source: Annotated[str, "'file:line' of the input record"]
 
 
+class _ResultFields(TypedDict):
+    label: Annotated[str, "Result"]
+    key: Annotated[str, "'result:<paper id>:<where its value starts in the abstract>'"]
+    name: Annotated[str, "the value, unit, metric and data set, for a label ('28.4 BLEU · WMT14')"]
+    paper: Annotated[str, "the id of the paper reporting it"]
+    value: Annotated[str, "its numbers as written, without unit marks ('9-19' of '9%-19%')"]
+    number: Annotated[float, "its (first) number"]
+    kind: Annotated[str, "'absolute' (a level reached: '28.4 BLEU') or 'change' ('by 2.1 points')"]
+    relative: Annotated[bool, "a relative change, a multiplier, or a share of a compared figure"]
+    proposed: Annotated[bool, "the paper's own method's figure"]
+    confidence: Annotated[float, "the result model's probability that the number is a result"]
+    sentence: Annotated[str, "the sentence that reports it"]
+    sentence_start: Annotated[int, "where the sentence starts in the paper's normalised abstract"]
+    start: Annotated[int, "where the value (with its sign and unit) starts in the abstract"]
+    end: Annotated[int, "where it ends"]
+
+
+class ResultNode(_ResultFields, total=False):
+    """Attributes of a reported result: its value with its evidence, and what it is of as the abstract writes it
+    (the parts that are entity nodes are also its edges FOR_METHOD, ON_DATASET, WITH_METRIC, ON_TASK)."""
+
+    number_high: Annotated[float, "a range's last number"]
+    unit: Annotated[str, "'%', 'points' or 'x'"]
+    direction: Annotated[str, "a change's direction: 'up' or 'down'"]
+    split: Annotated[str, "the split the sentence names: 'test', 'dev', 'validation', ..."]
+    metric: Annotated[str, "the metric as written ('macro F1-score')"]
+    metric_start: Annotated[int, "where it is in the abstract"]
+    metric_end: Annotated[int, "where it ends"]
+    metric_key: Annotated[str, "what results are compared by: the metric folded, aliases to one ('f1' of 'F1-score')"]
+    better: Annotated[str, "which way the metric is better, 'higher' or 'lower', where it is known"]
+    dataset: Annotated[str, "the data set as written (a shared task named by the title: no offsets)"]
+    dataset_start: Annotated[int, "where it is in the abstract"]
+    dataset_end: Annotated[int, "where it ends"]
+    dataset_key: Annotated[str, "what results are compared by: its Dataset node's key, else 'text:' and the name "
+                                "folded (lower case, letters and digits)"]
+    method: Annotated[str, "the method as written (the paper's own named one when proposed; none: unnamed)"]
+    method_start: Annotated[int, "where it is in the abstract"]
+    method_end: Annotated[int, "where it ends"]
+    task: Annotated[str, "the task as written (the sentence's, else the paper's main task)"]
+    task_start: Annotated[int, "where it is in the abstract"]
+    task_end: Annotated[int, "where it ends"]
+    comparison: Annotated[str, "what the value is set against, as written ('the previous best', 'GPT-4')"]
+    comparison_start: Annotated[int, "where it is in the abstract"]
+    comparison_end: Annotated[int, "where it ends"]
+
+
 class _EdgeFields(TypedDict):
     type: Annotated[str, "the relationship type (also the edge's key: one edge per source, type and target)"]
     count: Annotated[int, "mentions or sentences supporting it (a typed relation: in its direction)"]
@@ -98,7 +149,7 @@ class GraphAttrs(TypedDict):
     paperkg_schema: Annotated[int, "the graph schema version, checked when the graph is read"]
 
 
-RECORDS: tuple[type, ...] = (PaperNode, EntityNode, EdgeAttrs, Evidence, GraphAttrs)
+RECORDS: tuple[type, ...] = (PaperNode, EntityNode, ResultNode, EdgeAttrs, Evidence, GraphAttrs)
 
 
 def paper_key(paper_id: str) -> str:
@@ -106,15 +157,39 @@ def paper_key(paper_id: str) -> str:
     return PAPER_KEY_PREFIX + paper_id
 
 
+def result_key(paper_id: str, start: int) -> str:
+    """The node key of the result whose value starts at `start` in the paper's abstract."""
+    return f"{RESULT_KEY_PREFIX}{paper_id}:{start}"
+
+
 def is_paper(attrs: NodeAttrs) -> bool:
     """Whether a node is a paper."""
     return attrs["label"] == NodeLabel.PAPER
+
+
+def is_entity(attrs: NodeAttrs) -> bool:
+    """Whether a node is an entity (a Method, Task, Dataset or Metric)."""
+    return attrs["label"] in _ENTITY_LABEL_VALUES
 
 
 def entity_forms(attrs: EntityNode) -> set[str]:
     """The case-folded names an entity answers to: its name, acronym, long form and aliases."""
     forms = [attrs.get("name"), attrs.get("acronym"), attrs.get("long_form"), *attrs.get("aliases", [])]
     return {str(form).casefold() for form in forms if form}
+
+
+def name_forms(attrs: EntityNode) -> frozenset[str]:
+    """What an entity answers to when a user names it: its case-folded names (entity_forms), its canonical form, and
+    the canonical forms of the names merged into it."""
+    merged = {canonical_name(line.partition(" [")[0]) for line in attrs.get("merged_from", [])}
+    return frozenset(entity_forms(attrs) | {attrs["canonical"]} | merged)
+
+
+def answers_to(forms: frozenset[str], label: str, name: str) -> bool:
+    """Whether an entity of these forms (name_forms) and label is what `name` names: one of its names in any case,
+    or the same canonical form ('Graph Transformers' for 'graph transformer')."""
+    return (name.strip().casefold() in forms or canonical_name(name) in forms
+            or canonical_name(name, label) in forms)
 
 
 def node_attrs(graph: nx.MultiDiGraph, node: str) -> NodeAttrs:
@@ -149,7 +224,18 @@ def labels(graph: nx.MultiDiGraph) -> Iterable[tuple[str, str]]:
 
 def entities(graph: nx.MultiDiGraph) -> Iterator[tuple[str, EntityNode]]:
     """(key, attributes) of every entity node, in the graph's order."""
-    return ((key, cast(EntityNode, attrs)) for key, attrs in nodes(graph) if not is_paper(attrs))
+    return ((key, cast(EntityNode, attrs)) for key, attrs in nodes(graph) if is_entity(attrs))
+
+
+def results(graph: nx.MultiDiGraph) -> Iterator[tuple[str, ResultNode]]:
+    """(key, attributes) of every result node, in the graph's order."""
+    return ((key, cast(ResultNode, attrs)) for key, attrs in graph.nodes(data=True)
+            if attrs["label"] == NodeLabel.RESULT)
+
+
+def result_attrs(graph: nx.MultiDiGraph, node: str) -> ResultNode:
+    """A result node's attributes."""
+    return cast(ResultNode, graph.nodes[node])
 
 
 def papers(graph: nx.MultiDiGraph) -> Iterator[tuple[str, PaperNode]]:
@@ -222,8 +308,11 @@ def describe() -> ModelDescription:
     paper_roles = tuple(RelationDescription(kind.value, paper_ends, False) for kind in reversed(ROLE_STRENGTH))
     typed = tuple(RelationDescription(kind.value, tuple(sorted((h.value, t.value) for h, t in REL_ENDS[kind])),
                                       kind in SYMMETRIC_REL_TYPES) for kind in ENTITY_REL_TYPES)
+    result = tuple(RelationDescription(kind.value, ((end.value, NodeLabel.RESULT.value) if kind is RelType.REPORTS
+                                                    else (NodeLabel.RESULT.value, end.value),), False)
+                   for kind, end in RESULT_REL_TYPES.items())
     return ModelDescription(SCHEMA_VERSION, tuple(label.value for label in NodeLabel),
-                            tuple(describe_record(record) for record in RECORDS), paper_roles + typed)
+                            tuple(describe_record(record) for record in RECORDS), paper_roles + typed + result)
 
 
 def describe_record(record: type) -> RecordDescription:

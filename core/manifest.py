@@ -22,7 +22,7 @@ _CHUNK = 1 << 20
 # The only files a manifest may name: a build's outputs and extract --dask's shards. A manifest or commit
 # is input from whoever made the folder; a name outside this list (a path, `..`) is never moved or deleted.
 OUTPUT_FILES = frozenset({"extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "papers.html",
-                          "trends.json", "views.json", "admission.json"})
+                          "leaderboard.html", "trends.json", "views.json", "admission.json", "leaderboards.json"})
 _SHARD = re.compile(r"part-[0-9]{5,9}\.jsonl")
 # A build at scale's Parquet parts (graph/parquet_graph.py) and Neo4j import files (cypher/bulk_import.py): one
 # level of fixed folder names, plain part names.

@@ -10,14 +10,16 @@ they are read back, so an old file is refused with a sentence rather than misrea
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, Callable, TypeVar
 
 from paperkg.core.errors import ExitCode, PaperkgError
 
-SCHEMA_VERSION = 4  # 3: no Concept label, a mention of none of the four types has label null;
-# 4: sentence spans in the extraction record, sentence_start in the evidence
+SCHEMA_VERSION = 5  # 3: no Concept label, a mention of none of the four types has label null;
+# 4: sentence spans in the extraction record, sentence_start in the evidence; 5: reported results in the
+# extraction record, Result nodes in the graph
 SCHEMA_KEY = "paperkg_schema"  # the field (extraction line) and graph attribute (graph.json) holding it
 
 
@@ -29,9 +31,10 @@ class NodeLabel(str, Enum):
     TASK = "Task"
     DATASET = "Dataset"
     METRIC = "Metric"
+    RESULT = "Result"
 
 
-ENTITY_LABELS: tuple[NodeLabel, ...] = tuple(label for label in NodeLabel if label is not NodeLabel.PAPER)
+ENTITY_LABELS: tuple[NodeLabel, ...] = (NodeLabel.METHOD, NodeLabel.TASK, NodeLabel.DATASET, NodeLabel.METRIC)
 TERM_LABELS: tuple[NodeLabel, ...] = ENTITY_LABELS  # the types a mention can have to become a node
 
 
@@ -51,6 +54,11 @@ class RelType(str, Enum):
     SUBTASK_OF = "SUBTASK_OF"
     PART_OF = "PART_OF"
     SYNONYM_OF = "SYNONYM_OF"  # another name of the same thing: merges two names, never an edge
+    REPORTS = "REPORTS"          # (:Paper)-[:REPORTS]->(:Result)
+    FOR_METHOD = "FOR_METHOD"    # (:Result)-[:FOR_METHOD]->(:Method)
+    ON_DATASET = "ON_DATASET"    # (:Result)-[:ON_DATASET]->(:Dataset)
+    WITH_METRIC = "WITH_METRIC"  # (:Result)-[:WITH_METRIC]->(:Metric)
+    ON_TASK = "ON_TASK"          # (:Result)-[:ON_TASK]->(:Task)
 
 
 class Role(str, Enum):
@@ -90,6 +98,10 @@ REL_ENDS: dict[RelType, frozenset[tuple[NodeLabel, NodeLabel]]] = {
     RelType.SYNONYM_OF: _SAME_LABEL,
 }
 SYMMETRIC_REL_TYPES: frozenset[RelType] = frozenset({RelType.COMPARED_WITH, RelType.SYNONYM_OF})
+# A result's relationships: the paper reporting it, and what it is of (each part's type, the label of its end).
+RESULT_REL_TYPES: dict[RelType, NodeLabel] = {RelType.REPORTS: NodeLabel.PAPER, RelType.FOR_METHOD: NodeLabel.METHOD,
+                                              RelType.ON_DATASET: NodeLabel.DATASET,
+                                              RelType.WITH_METRIC: NodeLabel.METRIC, RelType.ON_TASK: NodeLabel.TASK}
 # How sure a typed edge is: calibrated from all the mentions that state it across papers (admit/edge_confidence.py).
 # The graph keeps every typed edge at RELATION_FLOOR and up (graph.json, GraphML, Neo4j, each with its confidence
 # and support); the views, the layout weights of the exports and the query library show those at
@@ -197,6 +209,55 @@ class Relation:
     confidence: float    # for the model's: its type's precision at that probability
 
 
+class ResultKind(str, Enum):
+    """What a reported value is: a level reached ('28.4 BLEU') or a change ('by 2.1 points')."""
+
+    ABSOLUTE = "absolute"
+    CHANGE = "change"
+
+
+@dataclass(frozen=True)
+class ResultPart:
+    """What a result is of (its metric, data set, method, task or comparison) as the abstract writes it: the text,
+    where (character offsets into the abstract; None for a name the title gives), and the entity mention it is
+    or holds (an index into Extraction.entities; None when it is none)."""
+
+    text: str
+    start: int | None = None
+    end: int | None = None
+    entity: int | None = None
+
+
+@dataclass(frozen=True)
+class ResultStatement:
+    """A result the abstract reports: the value with its evidence (sentence, character span) and what it is of."""
+
+    value: str               # its numbers as written, without unit marks ('9-19' of '9%-19%')
+    start: int               # the value as written, with its sign and unit, in the abstract
+    end: int
+    sentence: int            # index into Extraction.sentences
+    kind: ResultKind
+    unit: str | None = None  # '%', 'points', 'x' or None
+    relative: bool = False   # a relative change, a multiplier, or a share of a compared figure
+    direction: str | None = None  # for a change: 'up' or 'down'
+    split: str | None = None  # the split the sentence names ('test', 'dev', 'validation', ...)
+    proposed: bool = True    # the paper's own method's figure
+    confidence: float = 0.0  # the result model's probability
+    metric: ResultPart | None = None
+    dataset: ResultPart | None = None
+    method: ResultPart | None = None  # a named method (the paper's own named one, when proposed); None: unnamed
+    task: ResultPart | None = None
+    comparison: ResultPart | None = None
+
+    @property
+    def numbers(self) -> list[float]:
+        """The value's numbers (a range has two), thousands commas removed."""
+        return [float(n) for n in re.findall(r"\d+(?:\.\d+)?", re.sub(r"(?<=\d),(?=\d{3})", "", self.value))]
+
+
+RESULT_PARTS = ("metric", "dataset", "method", "task", "comparison")
+
+
 @dataclass
 class Extraction:
     """Everything extracted from one paper: one line of extractions.jsonl.
@@ -212,6 +273,7 @@ class Extraction:
     undefined_acronyms: list[UndefinedAcronym] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)  # every relation found, at any confidence
     sentence_spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each sentence
+    results: list[ResultStatement] = field(default_factory=list)  # the results it reports
 
     def __post_init__(self) -> None:
         """Every sentence has its span, and the span holds that sentence (ValueError otherwise)."""
@@ -232,6 +294,7 @@ class Extraction:
             "acronyms": [_plain(a) for a in self.acronyms],
             "undefined_acronyms": [_plain(u) for u in self.undefined_acronyms],
             "relations": [_plain(r) for r in self.relations],
+            "results": [_result_plain(r) for r in self.results],
         }
 
     def to_json(self) -> str:
@@ -256,6 +319,7 @@ class Extraction:
                 relations=[_frozen(Relation, {**r, "type": enum_member(RelType, r["type"])})
                            for r in data["relations"]],
                 sentence_spans=[(int(start), int(end)) for start, end in data["sentence_spans"]],
+                results=[_result(r) for r in data.get("results", [])],
             )
         except (KeyError, TypeError, ValueError) as error:
             raise SchemaError(f"{where}: not a paperkg extraction record ({error}).") from None
@@ -275,7 +339,7 @@ _E = TypeVar("_E", bound=Enum)
 _FIELD_NAMES: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in fields(cls))
                                             for cls in (Mention, AcronymDefinition, UndefinedAcronym, Relation)}
 _MEMBERS: dict[type[Enum], dict[Any, Enum]] = {kind: {member.value: member for member in kind}
-                                               for kind in (NodeLabel, Role, RelType)}
+                                               for kind in (NodeLabel, Role, RelType, ResultKind)}
 
 
 def _frozen(cls: type[_R], values: dict[str, Any]) -> _R:
@@ -301,6 +365,21 @@ def enum_member(kind: type[_E], value: Any) -> _E:
 def _plain(record: Any) -> dict[str, Any]:
     """A frozen record's fields as plain JSON values (enums as their values)."""
     return {f.name: _value(getattr(record, f.name)) for f in fields(record)}
+
+
+def _result_plain(result: ResultStatement) -> dict[str, Any]:
+    """A result as plain JSON: its parts as objects (or null)."""
+    plain = {f.name: _value(getattr(result, f.name)) for f in fields(result)}
+    for name in RESULT_PARTS:
+        part = getattr(result, name)
+        plain[name] = None if part is None else _plain(part)
+    return plain
+
+
+def _result(data: dict[str, Any]) -> ResultStatement:
+    """A result from its plain JSON (TypeError or ValueError when it is not one)."""
+    parts = {name: None if data.get(name) is None else ResultPart(**data[name]) for name in RESULT_PARTS}
+    return ResultStatement(**{**data, **parts, "kind": enum_member(ResultKind, data["kind"])})
 
 
 def _value(value: Any) -> Any:

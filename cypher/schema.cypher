@@ -8,6 +8,7 @@ CREATE CONSTRAINT method_key IF NOT EXISTS FOR (n:Method) REQUIRE n.key IS UNIQU
 CREATE CONSTRAINT task_key IF NOT EXISTS FOR (n:Task) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT dataset_key IF NOT EXISTS FOR (n:Dataset) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT metric_key IF NOT EXISTS FOR (n:Metric) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT result_key IF NOT EXISTS FOR (n:Result) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT paperkg_push_seq IF NOT EXISTS FOR (n:PaperkgPush) REQUIRE n.seq IS UNIQUE;
 
 CREATE INDEX paper_paper_id IF NOT EXISTS FOR (n:Paper) ON (n.paper_id);
@@ -19,6 +20,7 @@ CREATE INDEX method_acronym IF NOT EXISTS FOR (n:Method) ON (n.acronym);
 CREATE INDEX task_acronym IF NOT EXISTS FOR (n:Task) ON (n.acronym);
 CREATE INDEX dataset_acronym IF NOT EXISTS FOR (n:Dataset) ON (n.acronym);
 CREATE INDEX metric_acronym IF NOT EXISTS FOR (n:Metric) ON (n.acronym);
+CREATE INDEX result_metric_key IF NOT EXISTS FOR (n:Result) ON (n.metric_key);
 
 CREATE FULLTEXT INDEX paperkg_names IF NOT EXISTS
 FOR (n:%NODE_LABELS%) ON EACH [n.name, n.aliases, n.long_form];

@@ -26,6 +26,37 @@ class AcronymRecord(NamedTuple):
     long_end: int = -1
 
 
+class ResultRecord(NamedTuple):
+    """One reported result of a Doc (extract/results.py): character offsets into the Doc's text (-1: none) and
+    the index of the entity mention each part is, in the entity span group (-1: none)."""
+
+    start: int            # the value as written, with its sign and unit: [start, end)
+    end: int
+    value: str            # its numbers as written, without unit marks ('9-19' of '9%-19%')
+    unit: str             # '%', 'points', 'x' or ''
+    kind: str             # 'absolute' or 'change'
+    relative: bool        # a relative change, a multiplier, or a share of a compared figure
+    direction: str        # for a change: 'up' or 'down'; '' for an absolute value
+    split: str            # the split the sentence names ('test', 'dev', ...), '' when none
+    proposed: bool        # the value is the paper's own method's
+    confidence: float     # the result model's probability
+    metric_start: int = -1
+    metric_end: int = -1
+    metric_entity: int = -1
+    dataset_start: int = -1
+    dataset_end: int = -1
+    dataset_entity: int = -1
+    method_start: int = -1
+    method_end: int = -1
+    method_entity: int = -1
+    task_start: int = -1
+    task_end: int = -1
+    task_entity: int = -1
+    comparison_start: int = -1
+    comparison_end: int = -1
+    dataset_title: str = ""  # the data set when the title names it (a shared task: 'X at SemEval-2024 Task 4: ...')
+
+
 SPAN_ATTRIBUTES: dict[str, Any] = {
     "paperkg_canonical": None,     # the name the graph canonicalises (the long form for an acronym)
     "paperkg_acronym": None,       # the short form, when the entity has one
@@ -40,6 +71,8 @@ DOC_ATTRIBUTES: dict[str, Any] = {
     "paperkg_relations": None,           # list of Relation records (heads/tails index doc.spans["entities"])
     "paperkg_undefined_acronyms": None,  # short forms seen but neither defined nor in the lexicon
     "paperkg_acronym_index": None,       # "start:end" of each acronym mention -> its record's position
+    "paperkg_results": None,             # list of ResultRecord, one per span of the results span group, in order
+    "paperkg_title": None,               # the paper's title, when the input has one (set before the pipeline runs)
 }
 
 
@@ -83,6 +116,11 @@ def _record_field(name: str) -> Callable[[Span], Any]:
         record = acronym_record(span)
         return None if record is None else getattr(record, name)
     return getter
+
+
+def results(doc: Doc) -> list[ResultRecord]:
+    """The Doc's result records, typed (a deserialised Doc holds them as lists)."""
+    return [r if isinstance(r, ResultRecord) else ResultRecord._make(r) for r in doc._.paperkg_results or []]
 
 
 def _definitions(doc: Doc) -> list[tuple[Span, Span]]:

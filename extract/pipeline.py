@@ -17,8 +17,8 @@ from thinc.api import Config
 
 # Importing the modules registers the factories and the tokenizer (installed packages also
 # register them through the spacy_factories / spacy_tokenizers entry points).
-from . import (acronyms, candidates, entities, lexicon, relation_model, relations, sentences, span_ner,  # noqa: F401
-               terms, tokenizer)
+from . import (acronyms, candidates, entities, lexicon, relation_model, relations, results, sentences,  # noqa: F401
+               span_ner, terms, tokenizer)
 from .blas import use_numpy_blas
 from .limits import DEFAULT_MODEL, MAX_TEXT_CHARS
 from .resources import DATA_DIR

@@ -11,8 +11,9 @@ runs the steps on Dask). The decisions are decisions.py's, the builder's own:
    of its node key.
 4. `node_bucket` (a bucket of keys): the entity node of the roots sharing each key (decisions.entity_node),
    and for each partition the nodes of the roots it asked for.
-5. `edge_partition` (a partition): its paper nodes and edges (decisions.paper_edges), what it adds to each
-   entity (mentions, aliases, papers) and its relations, by key bucket.
+5. `edge_partition` (a partition): its paper nodes and edges (decisions.paper_edges), its papers' result nodes
+   and edges (results.result_graph), what it adds to each entity (mentions, aliases, papers) and its relations,
+   by key bucket.
 6. `entity_bucket` (a bucket of keys): entity nodes, and the typed edges between a pair of nodes whose lower key
    is in the bucket, each decided from all its mentions across partitions (decisions.relation_edge).
 7. `write_parts` (a partition or bucket): its nodes with their metrics (computed on the client from the
@@ -38,14 +39,17 @@ from paperkg.admit.admission import admit
 from paperkg.admit.refusals import RefusalTable
 from paperkg.admit.edge_confidence import shipped_calibration
 from paperkg.admit.relation_ends import end_refusal
-from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode
-from paperkg.core.schema import RELATION_FLOOR, Extraction, NodeLabel, RelType, enum_member
+from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode, ResultNode
+from paperkg.core.schema import RELATION_FLOOR, RESULT_REL_TYPES, Extraction, NodeLabel, RelType, enum_member
 
 from .decisions import (NameVotes, NodeChoice, PaperUses, Target, add_aliases, decide_node, define_short_forms,
                         entity_node, intake, paper_edges, paper_node, paper_targets, relation_edge,
                         resolve_short)
 from .evidence import EvidenceFactory
 from .resolve import ShortForms, UnionFind
+from .results import result_graph
+
+_RESULT_EDGES = frozenset(kind.value for kind in RESULT_REL_TYPES)
 
 
 def key_hash(key: str) -> int:
@@ -278,7 +282,7 @@ def edge_partition(part: int, work: Work) -> RefusalTable:
     for key_bucket in range(work.buckets):
         answers.update(_load(work.answers(part, key_bucket)))
     adds = [Adds() for _ in range(work.buckets)]
-    papers: list[tuple[str, PaperNode]] = []
+    nodes: list[tuple[str, PaperNode | ResultNode]] = []  # its papers and their results
     edges: list[tuple[str, str, str, dict[str, Any]]] = []
     refusals = RefusalTable()
 
@@ -288,7 +292,7 @@ def edge_partition(part: int, work: Work) -> RefusalTable:
 
     for paper in _partition(part, work):
         entry = paper.entry
-        papers.append((entry.key, paper.node))
+        nodes.append((entry.key, paper.node))
         found = paper_edges(entry, [target(root) for root in paper.roots], [target(root) for root in paper.undefined])
         for key, count in found.mentions.items():
             add = adds[bucket_of(key, work.buckets)]
@@ -304,6 +308,11 @@ def edge_partition(part: int, work: Work) -> RefusalTable:
             if root in answers:
                 key, name, label, _ = answers[root]
                 ends[key] = (name, label)
+        results, result_edges = result_graph(entry.key, entry.results, [
+            (answers[root][0], answers[root][2]) if root is not None and root in answers else None
+            for root in paper.roots])
+        nodes += results
+        edges += [(source, end, kind, edge_dict(data)) for source, end, kind, data in result_edges]
         for source, end, kind, evidence in found.relations:
             low, high = sorted((source, end))
             add = adds[bucket_of(low, work.buckets)]
@@ -311,7 +320,7 @@ def edge_partition(part: int, work: Work) -> RefusalTable:
             add.ends[source], add.ends[end] = ends[source], ends[end]
     for key_bucket in range(work.buckets):
         _dump(work.adds(key_bucket, part), adds[key_bucket])
-    _dump(work.papers(part), (sorted(papers), sorted(edges)))
+    _dump(work.papers(part), (sorted(nodes), sorted(edges)))
     return refusals
 
 
@@ -362,8 +371,11 @@ LABELS = tuple(label.value for label in NodeLabel)  # a node's label as its numb
 
 def metric_numbers(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A final file's node keys with their labels' numbers, and its edges as key numbers and counts (what the
-    metrics and the outputs drawn from them need)."""
+    metrics and the outputs drawn from them need: results and their edges left out, as metrics.add_metrics
+    leaves them)."""
     nodes, edges = _load(path)
+    nodes = [(key, attrs) for key, attrs in nodes if attrs["label"] != NodeLabel.RESULT]
+    edges = [edge for edge in edges if edge[2] not in _RESULT_EDGES]
     labels = np.array([LABELS.index(attrs["label"]) for _, attrs in nodes], dtype=np.int8)
     heads = np.array([key_hash(source) for source, *_ in edges], dtype=np.int64)
     tails = np.array([key_hash(target) for _, target, *_ in edges], dtype=np.int64)
@@ -389,8 +401,9 @@ def with_metrics(path: Path, metrics_file: Path) -> tuple[list[tuple[str, dict[s
     """A final file's nodes with their metrics (the client's arrays by key number), and its edges."""
     nodes, edges = _load(path)
     numbers, degree, pagerank, community, _ = _metrics(str(metrics_file))
-    where = np.searchsorted(numbers, np.array([key_hash(key) for key, _ in nodes], dtype=np.int64))
-    for (_, attrs), at in zip(nodes, where.tolist()):
+    measured = [(key, attrs) for key, attrs in nodes if attrs["label"] != NodeLabel.RESULT]
+    where = np.searchsorted(numbers, np.array([key_hash(key) for key, _ in measured], dtype=np.int64))
+    for (_, attrs), at in zip(measured, where.tolist()):
         attrs["degree"], attrs["pagerank"], attrs["community"] = (
             int(degree[at]), round(float(pagerank[at]), 8), int(community[at]))
     return nodes, edges

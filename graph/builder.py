@@ -28,7 +28,8 @@ from paperkg.admit.relation_ends import end_refusal
 from paperkg.core.canonical import group_form
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import paper_key
-from paperkg.core.schema import PAPER_REL_TYPES, RELATION_FLOOR, SCHEMA_KEY, SCHEMA_VERSION, RelType, enum_member
+from paperkg.core.schema import (PAPER_REL_TYPES, RELATION_FLOOR, RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, RelType,
+                                 enum_member)
 
 from .decisions import (MAX_EVIDENCE, NameVotes, NodeChoice, Note, PaperUses, Target, add_aliases, decide_node,
                         define_short_forms, entity_node, intake, paper_edges, paper_node, paper_targets,
@@ -36,6 +37,7 @@ from .decisions import (MAX_EVIDENCE, NameVotes, NodeChoice, Note, PaperUses, Ta
 from .evidence import EvidenceFactory
 from .metrics import add_metrics
 from .resolve import ShortForms, UnionFind
+from .results import result_graph
 
 __all__ = ["MAX_EVIDENCE", "GraphBuilder", "corpus_groups"]
 
@@ -107,6 +109,7 @@ class GraphBuilder:
                 sense = resolve_short(item.short, entry, shorts, context)
                 undefined.append(nodes.get(groups.find(sense[0])) if sense else None)
             self._add_paper_edges(entry, keys, undefined, relations)
+            self._add_results(entry, keys)
         self.papers.clear()
         self.merges.clear()
         self._add_relation_edges(relations)
@@ -174,12 +177,20 @@ class GraphBuilder:
         for source, target, kind, evidence in found.relations:
             relations[relation_key(kind, source, target)].append((source, target, evidence))
 
+    def _add_results(self, entry: PaperUses, keys: list[Target | None]) -> None:
+        """A paper's result nodes and their edges (results.result_graph)."""
+        ends = [(key.key, model.node_attrs(self.graph, key.key)["label"]) if key else None for key in keys]
+        nodes, edges = result_graph(entry.key, entry.results, ends)
+        self.graph.add_nodes_from(nodes)
+        for source, target, kind, data in edges:
+            self.graph.add_edge(source, target, key=kind, **data)
+
     def _add_relation_edges(self, relations: dict[tuple[RelType, str, str], list[tuple[str, str, Mapping[str, Any]]]],
                             ) -> None:
         """Each typed edge from all its mentions (decisions.relation_edge), entity types being final now; an
         earlier graph's typed edges (the API's `build_graph(records, graph)`) count by the evidence they kept."""
         for source, target, kind, data in list(model.edges(self.graph)):
-            if (rel := enum_member(RelType, kind)) not in PAPER_REL_TYPES:
+            if (rel := enum_member(RelType, kind)) not in PAPER_REL_TYPES and rel not in RESULT_REL_TYPES:
                 relations[relation_key(rel.value, source, target)] += [(source, target, item)
                                                                        for item in data["evidence"]]
                 self.graph.remove_edge(source, target, kind)

@@ -24,6 +24,7 @@ from paperkg.core.schema import ROLE_STRENGTH, SYMMETRIC_REL_TYPES, NodeLabel, P
 from .evidence import CompactEvidence, EvidenceFactory
 from .node_types import decide_label
 from .resolve import ShortForms, type_weight, vote_name
+from .results import PendingResult, pending_results
 
 MAX_EVIDENCE = 10  # evidence items kept per edge; `count` keeps the full number
 MAX_MERGE_PAPERS = 5  # papers listed per merge on a node's `merged_from`; the count says how many
@@ -65,6 +66,7 @@ class PaperUses:
     relations: list[tuple[int, int, RelType, CompactEvidence]]
     undefined: list[Undefined]
     defines: dict[str, tuple[str, str]] = field(default_factory=dict)  # short form -> its long form's (form, name)
+    results: list[PendingResult] = field(default_factory=list)  # its reported results (results.py)
 
     def context(self) -> set[str]:
         """The group forms of the paper's names (what chooses between the senses of a short form)."""
@@ -89,7 +91,9 @@ def intake(admitted: Admitted, evidence: EvidenceFactory) -> PaperUses:
     undefined = [Undefined(acronym_key(item.text), item.text, make(
         paper.id, sentences[item.sentence], item.start, item.end, "acronym-resolution", 0.6))
         for item in record.undefined_acronyms]
-    entry = PaperUses(paper_key(paper.id), paper.id, uses, relations, undefined)
+    entry = PaperUses(paper_key(paper.id), paper.id, uses, relations, undefined,
+                      results=pending_results(paper, record.results, sentences,
+                                              lambda i: record.entities[i].sentence, evidence))
     for use in uses:
         if use is not None and use.short and not use.bare:
             entry.defines.setdefault(use.short, (use.form, use.name))

@@ -290,7 +290,7 @@ def _csv_text(columns: list[str], rows: list[dict[str, Any]]) -> str:
     writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(_spreadsheet_safe({name: _cell(value) for name, value in row.items()}))
+        writer.writerow(spreadsheet_safe({name: _cell(value) for name, value in row.items()}))
     return text.getvalue()
 
 
@@ -302,7 +302,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _spreadsheet_safe(row: dict[str, Any]) -> dict[str, Any]:
+def spreadsheet_safe(row: dict[str, Any]) -> dict[str, Any]:
     """Text cells a spreadsheet would run as a formula, prefixed with a quote (OWASP); characters
     no text file can hold replaced as in GraphML."""
     cells = {name: _xml_safe(value) for name, value in row.items()}

@@ -15,6 +15,8 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
+from paperkg.core.schema import NodeLabel
+
 from .louvain import louvain_communities
 
 SEED = 42
@@ -24,19 +26,22 @@ PAIRS_PER_PAPER = 30  # ... joined by the first this many of a paper's top entit
 
 
 def add_metrics(graph: nx.MultiDiGraph) -> None:
-    """Set degree, pagerank and community on every node (community ids: 0 = largest community)."""
-    nodes = sorted(graph.nodes)
+    """Set degree, pagerank and community on every paper and entity node (community ids: 0 = largest community);
+    result nodes and their edges are left out (a result is a record of its paper, not a term of the field)."""
+    nodes = sorted(node for node, label in graph.nodes(data="label") if label != NodeLabel.RESULT)
     index = {node: position for position, node in enumerate(nodes)}
     sources, targets, counts = array("q"), array("q"), array("q")  # 8 bytes an edge, not a tuple and a dict entry
     for u, v, count in graph.edges(data="count"):
-        sources.append(index[u])
-        targets.append(index[v])
-        counts.append(count)
+        if u in index and v in index:
+            sources.append(index[u])
+            targets.append(index[v])
+            counts.append(count)
     heads, tails, weights = (np.frombuffer(column, dtype=np.int64) for column in (sources, targets, counts))
     found = node_metrics(len(nodes), heads, tails, weights)
     del sources, targets, counts, heads, tails, weights
-    for key, data in graph.nodes(data=True):
-        data["degree"], data["pagerank"], data["community"] = found.of(index[key])
+    for key, position in index.items():
+        data = graph.nodes[key]
+        data["degree"], data["pagerank"], data["community"] = found.of(position)
 
 
 class Metrics(NamedTuple):

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from paperkg.core.atomic import atomic_write
-from paperkg.core.schema import NodeLabel
-from paperkg.core.schema import SCHEMA_KEY, SCHEMA_VERSION
+from paperkg.core.schema import RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, NodeLabel
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -144,6 +143,20 @@ def edges(folder: Path, parts: list[str] | None = None) -> Iterator[tuple[str, s
             pending = next(evidence, None)
         data["evidence"] = items
         yield row["source"], row["target"], row["type"], data
+
+
+def results_graph(folder: Path) -> nx.MultiDiGraph:
+    """The result nodes of every part with their edges, and the papers and entities those reach (what
+    graph/leaderboard.py reads): two passes over the parts, results being a small share of a corpus' rows."""
+    import networkx as nx
+
+    kinds = {kind.value for kind in RESULT_REL_TYPES}
+    found = [edge for edge in edges(folder) if edge[2] in kinds]
+    wanted = {end for source, target, _, _ in found for end in (source, target)}
+    graph = nx.MultiDiGraph(**graph_attributes())
+    graph.add_nodes_from((key, attrs) for key, attrs in nodes(folder) if key in wanted)
+    graph.add_edges_from(found)
+    return graph
 
 
 def part_graph(folder: Path, part: str,

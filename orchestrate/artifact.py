@@ -1,9 +1,10 @@
 """A build's artifact: the graph (graph.json, graph.graphml, core/graph_model.py) and the layers the build
 derived from it once, committed with it under the manifest: trends.json (every entity's trends, graph/trends.py),
-views.json (the views' plans and positions, viz/view_layer.py) and admission.json (every refusal with its
-reason, admit/refusals.py). Metrics and communities are on the graph's nodes. The commands read the layers
-here and never derive them again; a graph that is no build's (an exported file, a hand-made one) has none,
-and the commands then compute what they need from the graph itself.
+views.json (the views' plans and positions, viz/view_layer.py), admission.json (every refusal with its
+reason, admit/refusals.py) and leaderboards.json (every task's and data set's leaderboard, graph/leaderboard.py).
+Metrics and communities are on the graph's nodes. The commands read the layers here and never derive them again;
+a graph that is no build's (an exported file, a hand-made one) has none, and the commands then compute what they
+need from the graph itself.
 """
 from __future__ import annotations
 
@@ -16,16 +17,19 @@ from paperkg.core.output_folder import checked_output
 
 if TYPE_CHECKING:
     from paperkg.admit.refusals import RefusalTable
+    from paperkg.graph.leaderboard import Leaderboards
     from paperkg.graph.trends import Trends
     from paperkg.viz.view_layer import ViewLayer
 
-TRENDS, VIEWS, ADMISSION = "trends.json", "views.json", "admission.json"
-LAYERS = (TRENDS, VIEWS, ADMISSION)
+TRENDS, VIEWS, ADMISSION, LEADERBOARDS = "trends.json", "views.json", "admission.json", "leaderboards.json"
+LAYERS = (TRENDS, VIEWS, ADMISSION, LEADERBOARDS)
 
 
-def write_layers(folder: Path, trends: Trends, views: ViewLayer, refusals: RefusalTable) -> None:
+def write_layers(folder: Path, trends: Trends, views: ViewLayer, refusals: RefusalTable,
+                 leaderboards: Leaderboards) -> None:
     """The build's layers into `folder` (its staging folder)."""
-    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json()), (ADMISSION, refusals.to_json())):
+    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json()), (ADMISSION, refusals.to_json()),
+                       (LEADERBOARDS, leaderboards.to_json())):
         atomic_write_text(folder / name, text)
 
 
@@ -62,6 +66,14 @@ def refusals_layer(graph_file: Path) -> RefusalTable | None:
 
     path = layer_file(graph_file, ADMISSION)
     return RefusalTable.from_json(path.read_text(encoding="utf8"), str(path)) if path else None
+
+
+def leaderboards_layer(graph_file: Path) -> Leaderboards | None:
+    """The build's leaderboards, None when the graph is no build's."""
+    from paperkg.graph.leaderboard import Leaderboards
+
+    path = layer_file(graph_file, LEADERBOARDS)
+    return Leaderboards.from_json(path.read_text(encoding="utf8"), str(path)) if path else None
 
 
 def read_trends(path: Path, **options: Any) -> Trends:

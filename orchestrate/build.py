@@ -35,7 +35,7 @@ from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
 from paperkg.orchestrate.warnings_log import WarningLog
 from paperkg.processes import run_forked, when_idle
-from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
+from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from paperkg.graph.trends import Trends
 
 GRAPHML, JSON, EXTRACTIONS = "graph.graphml", "graph.json", "extractions.jsonl"
-OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE, *LAYERS)
+OUTPUTS = (EXTRACTIONS, GRAPHML, JSON, MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE, *LAYERS)
 SPOOL = ".new-extractions.jsonl"
 
 
@@ -344,9 +344,10 @@ def _collector_paused() -> Iterator[None]:
 
 def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: Path, options: BuildOptions,
                        title: str, steps: dict[str, float]) -> tuple[dict[str, FileEntry], Trends]:
-    """graph.graphml, graph.json, the two views and the layers (trends.json, views.json, admission.json) into
-    `folder`, each timed into `steps`; returns the manifest entries of the files written in a forked copy
-    (flushed to disk and digested there), and the trends written.
+    """graph.graphml, graph.json, the views (graph.html, papers.html, leaderboard.html) and the layers
+    (trends.json, views.json, admission.json, leaderboards.json) into `folder`, each timed into `steps`; returns
+    the manifest entries of the files written in a forked copy (flushed to disk and digested there), and the
+    trends written.
 
     With --jobs 2 or more (without --jobs: for a big graph on a machine with a core to spare) the work
     is shared by three processes on the two cores: a forked copy of this one writes, flushes and
@@ -354,8 +355,10 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
     links); this one writes JSON and papers.html, then graph.html once the layout is back.
     """
     from paperkg.graph import exports
+    from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.trends import trends as graph_trends
     from paperkg.orchestrate.parallel import layout_worker, second_process_pays
+    from paperkg.viz.leaderboard_page import write_leaderboard_page
     from paperkg.viz.views import start_views
 
     def graphml() -> tuple[float, dict[str, FileEntry]]:
@@ -377,8 +380,12 @@ def _write_graph_files(graph: nx.MultiDiGraph, refusals: RefusalTable, folder: P
         steps["trends"] = time.perf_counter() - began
         began = time.perf_counter()
         views.finish()
-        write_layers(folder, trends, views.layer(), refusals)
         steps["views"] = planned + time.perf_counter() - began
+        began = time.perf_counter()
+        boards = compute_leaderboards(graph)
+        write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{title} · leaderboards")
+        steps["leaderboards"] = time.perf_counter() - began
+        write_layers(folder, trends, views.layer(), refusals, boards)
         steps[GRAPHML], entries = written.result()
     return entries, trends
 

@@ -28,7 +28,7 @@ from paperkg.ingest.input_files import display_name
 from paperkg.orchestrate.build import view_title
 from paperkg.orchestrate.dask_extract import dask_client
 from paperkg.orchestrate.run import ExtractSettings, Run
-from paperkg.viz.options import DEFAULT_VIEW, MAP_FILE, PAPERS_FILE, ViewOptions
+from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -90,9 +90,11 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     from paperkg.graph import assembly as steps
     from paperkg.graph import parquet_graph
     from paperkg.graph.builder import corpus_groups
+    from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.resolve import ShortForms
     from paperkg.graph.trends import trends as graph_trends
     from paperkg.orchestrate.artifact import LAYERS, write_layers
+    from paperkg.viz.leaderboard_page import write_leaderboard_page
     from paperkg.viz.views import start_views
 
     done = Assembly()
@@ -148,13 +150,18 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     began = time.perf_counter()
     views = start_views(sample, folder, view)
     views.finish()
-    write_layers(folder, trends, views.layer(), refusals)
+    began = time.perf_counter()
+    boards = compute_leaderboards(parquet_graph.results_graph(folder))
+    write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{view.heading} · leaderboards")
+    done.steps["leaderboards"] = time.perf_counter() - began
+    write_layers(folder, trends, views.layer(), refusals, boards)
     done.steps["views and trends"] = time.perf_counter() - began
     over_time = work.folder / "over-time.json"
     atomic_write_text(over_time, json.dumps(trend_properties(sample, trends)))
     del sample, views
     import_files(client, folder, metrics_file, over_time, run)
-    done.written = [MAP_FILE, PAPERS_FILE, *LAYERS, *parquet_graph.part_files(folder), *import_names(folder)]
+    done.written = [MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE, *LAYERS, *parquet_graph.part_files(folder),
+                    *import_names(folder)]
     shutil.rmtree(work.folder)
     if graph_files:
         for name, write in ((GRAPH_JSON, parquet_graph.write_json), (GRAPHML, parquet_graph.write_graphml)):

@@ -3,16 +3,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.output_folder import names_file_only, names_folder
 from paperkg.core.output_guard import check_output, check_views_folder, rewriting
-from paperkg.viz.options import MAP_FILE, PAPERS_FILE, ViewOptions
+from paperkg.viz.options import LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def view_graph(graph_file: Path, output: Path | None, focus: str | None,
                options: ViewOptions) -> tuple[list[Path], int]:
-    """Render graph.html and papers.html into a folder, or one focus view into a file; returns what
+    """Render graph.html, papers.html and leaderboard.html into a folder, or one focus view into a file; returns what
     was written and how many entities it draws. A page without a title is named after the graph's folder."""
     from paperkg.graph.exports import graph_path, read_graph
     from paperkg.orchestrate.artifact import views_layer
@@ -22,7 +26,7 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     source = graph_path(graph_file)
     folder = output or source.parent
     if focus is None:
-        redrawn = check_views_folder(folder, source, (MAP_FILE, PAPERS_FILE))
+        redrawn = check_views_folder(folder, source, (MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE))
     else:
         target = output if output is not None and not names_folder(output) else folder / "focus.html"
         check_output(target, "a focus view")
@@ -31,9 +35,23 @@ def view_graph(graph_file: Path, output: Path | None, focus: str | None,
     if focus is None:
         with rewriting(redrawn):
             pending = start_views(graph, folder, options, layer=views_layer(source))
-            return pending.finish(), len(pending.selection.nodes)
+            return [*pending.finish(), write_leaderboards(graph, source, folder, options.heading)], \
+                len(pending.selection.nodes)
     render_focus(graph, target, focus, options)
     return [target], 1
+
+
+def write_leaderboards(graph: nx.MultiDiGraph, source: Path, folder: Path, heading: str) -> Path:
+    """leaderboard.html beside the re-rendered map (whose panels link to it), re-rendered as the map is: the build's
+    leaderboards, or those of a graph that is no build's."""
+    from paperkg.graph.leaderboard import compute_leaderboards
+    from paperkg.orchestrate.artifact import leaderboards_layer
+    from paperkg.viz.leaderboard_page import write_leaderboard_page
+
+    boards = leaderboards_layer(source) or compute_leaderboards(graph)
+    target = Path(folder) / LEADERBOARD_FILE
+    write_leaderboard_page(boards.boards.values(), target, f"{heading} · leaderboards")
+    return target
 
 
 def _check_output(output: Path | None, focus: str | None) -> None:

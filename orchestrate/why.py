@@ -75,11 +75,12 @@ def why(graph_file: Path, name: str) -> Answer:
 
 def nodes_named(graph: nx.MultiDiGraph, name: str) -> list[NodeAnswer]:
     """The entity nodes `name` is a name of: its name, acronym, long form or an alias, or a name merged into it."""
-    wanted, canonical = name.strip().casefold(), canonical_name(name)
+    canonical = canonical_name(name)
     found = []
     for key, attrs in model.entities(graph):
-        merged = [line for line in attrs.get("merged_from", []) if canonical_name(line.partition(" [")[0]) == canonical]
-        if merged or wanted in model.entity_forms(attrs) or attrs["canonical"] == canonical_name(name, attrs["label"]):
+        if model.answers_to(model.name_forms(attrs), attrs["label"], name):
+            merged = [line for line in attrs.get("merged_from", [])
+                      if canonical_name(line.partition(" [")[0]) == canonical]
             found.append(NodeAnswer(key, attrs["label"], attrs["name"], attrs["papers"], merged))
     return sorted(found, key=lambda node: (-node.papers, node.key))
 

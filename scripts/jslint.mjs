@@ -16,7 +16,8 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 var ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-var PAGES = [join(ROOT, "viz", "templates", "page"), join(ROOT, "viz", "templates", "trends")];
+var PAGES = [join(ROOT, "viz", "templates", "page"), join(ROOT, "viz", "templates", "trends"),
+  join(ROOT, "viz", "templates", "leaderboard")];
 var GLOBALS = new Set(["document", "window", "vis", "Array", "Boolean", "Infinity", "JSON", "Map", "Math", "NaN",
   "Number", "Object", "Set", "String", "parseInt", "parseFloat", "isNaN", "undefined"]);
 var KEYWORDS = new Set(["var", "let", "const", "function", "return", "if", "else", "for", "while", "do", "break",

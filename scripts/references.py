@@ -194,8 +194,8 @@ def graph_model() -> str:
              _doc(schema), "", f"Schema version {schema.SCHEMA_VERSION} (`{schema.SCHEMA_KEY}` in every extraction "
              "line and in graph.json; a file of another version is refused with one sentence).", "",
              "## Node labels", "", "| label | what |", "|---|---|"]
-    parts += [f"| `{label.value}` | {'a paper of the input' if label is schema.NodeLabel.PAPER else 'an entity'} |"
-              for label in schema.NodeLabel]
+    what = {schema.NodeLabel.PAPER: "a paper of the input", schema.NodeLabel.RESULT: "a result a paper reports"}
+    parts += [f"| `{label.value}` | {what.get(label, 'an entity')} |" for label in schema.NodeLabel]
     parts += ["", "## A paper's relationships to its entities", "",
               "A paper keeps one relationship to an entity, of its strongest role (strongest first):", ""]
     parts += [f"- `(:Paper)-[:{kind.value}]->(entity)`" for kind in reversed(schema.ROLE_STRENGTH)]
@@ -214,6 +214,21 @@ def graph_model() -> str:
         parts.append(f"| `{kind.value}` | {shown} | {scier.get(kind, '–')} | {scierc.get(kind, '–')} |")
     parts += ["", "SciERC's CONJUNCTION and FEATURE-OF have no paperkg type "
                   "(`extract/evaluate/relation_benchmarks.py` holds the mapping).", ""]
+    parts += ["## Reported results", "",
+              "Each result an abstract reports (`ResultStatement` of the extraction record: '28.4 BLEU on WMT14', "
+              "'improves accuracy by 2.1 points') is a `Result` node (`ResultNode` below) with its value, its kind "
+              "(a level reached or a change), the metric, data set, method, task and comparison as written with "
+              "their character offsets, and the sentence. Its edges, each with the evidence of the mention it goes "
+              "through:", ""]
+    parts += [f"- `(:Paper)-[:{kind.value}]->(:Result)`" if kind is schema.RelType.REPORTS else
+              f"- `(:Result)-[:{kind.value}]->(:{end.value})`" for kind, end in schema.RESULT_REL_TYPES.items()]
+    parts += ["", "A part becomes an edge only when it is an entity mention whose node has that label; the text stays "
+                  "on the node either way. Results are compared by `dataset_key`, `metric_key` (the metric's name "
+                  "folded, aliases to one: `graph/data/metrics.tsv`), `split`, `kind` and `unit`; `better` says which "
+                  "way the metric is better where it is known. Result nodes stay out of the metrics (degree, "
+                  "PageRank, community) and the views' maps; `leaderboards.json` and `leaderboard.html` are built "
+                  "from them, and the Cypher queries `leaderboard`, `results_for_method` and `best_reported` read "
+                  "them ([leaderboards guide](../guides/leaderboards.md)).", ""]
     for record in graph_model_records():
         parts += [f"## `{record.name}`", "", record.description, "", "| field | type | always | what |",
                   "|---|---|---|---|"]
@@ -244,9 +259,11 @@ def extraction_record() -> str:
              ", ".join(f"`{rule}`" for rule in sorted(TERM_RULES)) + "; otherwise `termhood` holds the reason "
              "it is not one ([how extraction works](../explain/extraction.md)).", ""]
     for record in (schema.Extraction, schema.PaperRecord, schema.Mention, schema.AcronymDefinition,
-                   schema.UndefinedAcronym, schema.Relation):
+                   schema.UndefinedAcronym, schema.Relation, schema.ResultStatement, schema.ResultPart):
         parts += _record_section(record)
     parts += ["## `Role`", "", _doc(schema.Role), "", ", ".join(f"`{role.value}`" for role in schema.Role)]
+    parts += ["", "## `ResultKind`", "", _doc(schema.ResultKind), "",
+              ", ".join(f"`{kind.value}`" for kind in schema.ResultKind)]
     return _page(parts)
 
 

@@ -1,4 +1,4 @@
-"""The `paperkg` command: build, extract, export, stats, view, eval, train, push, query.
+"""The `paperkg` command: build, extract, export, stats, view, eval, train, push, query, leaderboard.
 
 Every heavy import (spaCy, NetworkX, the Neo4j driver) happens inside the command that needs
 it, so `paperkg --help` and usage errors answer at once.
@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from paperkg import (__version__, cli_eval, cli_names, cli_neo4j, cli_thesaurus, cli_train, cli_trends, cli_view,
-                     cli_why)
+from paperkg import (__version__, cli_eval, cli_leaderboard, cli_names, cli_neo4j, cli_thesaurus, cli_train, cli_trends,
+                     cli_view, cli_why)
 from paperkg.cli_output import MinConfidenceOption, err, print_warnings
 from paperkg.cli_output import min_confidence as cli_min_confidence
 from paperkg.core.errors import ExitCode, PaperkgError
@@ -175,9 +175,9 @@ def build(
         "--graph-files", help="With --dask: also stream graph.json and graph.graphml from the Parquet parts.")] = False,
     min_confidence: MinConfidenceOption = None,
 ) -> None:
-    """Read abstracts, extract entities, build the graph; write graph.graphml, graph.json, graph.html,
-    papers.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json) and
-    manifest.json, replacing the previous ones together or not at all."""
+    """Read abstracts, extract entities and results, build the graph; write graph.graphml, graph.json, graph.html,
+    papers.html, leaderboard.html, extractions.jsonl, the derived layers (trends.json, views.json, admission.json,
+    leaderboards.json) and manifest.json, replacing the previous ones together or not at all."""
     from paperkg.orchestrate.build import BuildOptions, check_build_folder, run_build
     from paperkg.orchestrate.report import print_build
     from paperkg.orchestrate.run import ExtractSettings
@@ -229,7 +229,7 @@ def extract(
                        "LocalCluster of --jobs workers; writes one shard per partition.", show_default=False)] = None,
     partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
 ) -> None:
-    """Extraction only: one JSON line per paper with its entities, acronyms and relations, with evidence."""
+    """Extraction only: one JSON line per paper with its entities, acronyms, relations and results, with evidence."""
     from paperkg.orchestrate.build import extraction_target, run_extract
     from paperkg.orchestrate.report import print_extraction
     from paperkg.orchestrate.run import ExtractSettings
@@ -291,7 +291,8 @@ def stats(
     print_stats(graph_file, top, as_json, Console())
 
 
-for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why, cli_names):
+for _commands in (cli_eval, cli_train, cli_neo4j, cli_view, cli_thesaurus, cli_trends, cli_why, cli_names,
+                  cli_leaderboard):
     _commands.register(app)
 
 

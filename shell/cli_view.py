@@ -51,7 +51,8 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Page title.")] = None,
         min_confidence: MinConfidenceOption = None,
     ) -> None:
-        """Re-render graph.html and papers.html from a saved graph, or draw a focus view around one entity."""
+        """Re-render graph.html, papers.html and leaderboard.html from a saved graph, or draw a focus view around
+        one entity."""
         from paperkg.orchestrate.view import nothing_drawn, view_graph
 
         options = ViewOptions(size_by=size_by.value, colour_by=colour_by.value, types=tuple(types),

@@ -27,12 +27,12 @@ def saved(built: Path) -> dict:
 
 
 def test_the_build_writes_exactly_the_models_attributes(saved: dict) -> None:
-    papers, entities = model.field_names(model.PaperNode), model.field_names(model.EntityNode)
+    records = {NodeLabel.PAPER.value: model.PaperNode, NodeLabel.RESULT.value: model.ResultNode}
     for node in saved["nodes"]:
-        declared = papers if node["label"] == NodeLabel.PAPER else entities
-        record = model.PaperNode if node["label"] == NodeLabel.PAPER else model.EntityNode
-        assert set(node) - {"id"} <= declared, node["id"]
+        record = records.get(node["label"], model.EntityNode)
+        assert set(node) - {"id"} <= model.field_names(record), node["id"]
         assert record.__required_keys__ <= set(node), node["id"]
+    assert any(node["label"] == NodeLabel.RESULT.value for node in saved["nodes"])
     edge_fields, evidence_fields = model.field_names(model.EdgeAttrs), model.field_names(model.Evidence)
     for edge in saved["edges"]:
         assert set(edge) - {"source", "target", "key"} <= edge_fields and model.EdgeAttrs.__required_keys__ <= set(edge)
@@ -44,7 +44,7 @@ def test_describe_gives_every_record_field_label_and_relationship_type() -> None
     found = model.describe()
     assert found.labels == tuple(label.value for label in NodeLabel)
     records = {record.name: record for record in found.records}
-    assert set(records) == {"PaperNode", "EntityNode", "EdgeAttrs", "Evidence", "GraphAttrs"}
+    assert set(records) == {"PaperNode", "EntityNode", "ResultNode", "EdgeAttrs", "Evidence", "GraphAttrs"}
     for record in model.RECORDS:
         described = records[record.__name__]
         assert described.description and {field.name for field in described.fields} == model.field_names(record)
@@ -53,7 +53,10 @@ def test_describe_gives_every_record_field_label_and_relationship_type() -> None
     assert {"name": "evidence", "type": "list[Evidence]"}.items() <= vars(
         next(field for field in records["EdgeAttrs"].fields if field.name == "evidence")).items()
     assert [relation.type for relation in found.relations] == [
-        "PROPOSES", "EVALUATES_ON", "ADDRESSES", "MENTIONS", *(kind.value for kind in ENTITY_REL_TYPES)]
+        "PROPOSES", "EVALUATES_ON", "ADDRESSES", "MENTIONS", *(kind.value for kind in ENTITY_REL_TYPES),
+        "REPORTS", "FOR_METHOD", "ON_DATASET", "WITH_METRIC", "ON_TASK"]
+    reports = next(relation for relation in found.relations if relation.type == "REPORTS")
+    assert reports.ends == (("Paper", "Result"),)
     assert {relation.type for relation in found.relations[:4]} == {kind.value for kind in PAPER_REL_TYPES}
     used_for = next(relation for relation in found.relations if relation.type == "USED_FOR")
     assert used_for.ends == (("Method", "Method"), ("Method", "Task")) and not used_for.symmetric

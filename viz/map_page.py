@@ -77,9 +77,10 @@ def _springs(links: nx.Graph, communities: list[set[str]]) -> nx.Graph:
 
 def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, colour_by: str, size_by: str,
                     plan: MapPlan, positions: dict[str, tuple[float, float]],
-                    min_confidence: float = MIN_RELATION_CONFIDENCE) -> PageData:
+                    min_confidence: float = MIN_RELATION_CONFIDENCE, leaderboard: str | None = None) -> PageData:
     """The data of an entity-map page over the selected entities, from plan_map's plan and its layout's positions;
-    typed relations drawn from `min_confidence` (the legend's slider moves it down to the graph's floor)."""
+    typed relations drawn from `min_confidence` (the legend's slider moves it down to the graph's floor); the panels
+    of tasks and data sets with results link to `leaderboard` (the page beside it; None: no link)."""
     graph = index.graph
     links, metric, sizes = plan.links, plan.metric, plan.sizes
     nodes = sorted(links.nodes)
@@ -93,7 +94,8 @@ def entity_map_page(index: EntityIndex, selection: Selection, *, title: str, col
                            (first, last))
     where = {node: i for i, node in enumerate(nodes)}
     table = PaperTable(graph)
-    panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table) for node in nodes]
+    panels = [entity_panel(graph, node, list(index.papers_of[node]), years[node], table, leaderboard)
+              for node in nodes]
     for node, panel in zip(nodes, panels):
         panel["related"] = [{"node": where[other], "papers": papers, "kinds": shown_kinds(
                                 kinds, index.confidence.get(tuple(sorted((node, other))), {}), min_confidence)}

@@ -8,7 +8,7 @@ from enum import Enum
 from paperkg.core.errors import ExitCode, PaperkgError
 from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, ENTITY_LABELS, RELATION_FLOOR, NodeLabel
 
-MAP_FILE, PAPERS_FILE = "graph.html", "papers.html"
+MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE = "graph.html", "papers.html", "leaderboard.html"
 # Without --max-nodes, the map keeps the entities in the most papers up to this: on a screen, more make a
 # hairball whose clusters run into each other and whose names cover one another.
 FOLD_ABOVE = 500

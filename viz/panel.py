@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
+from urllib.parse import quote as url_quote
 
 import networkx as nx
 
@@ -84,8 +85,9 @@ def newest_first(graph: nx.MultiDiGraph, papers: Iterable[str]) -> list[str]:
 
 
 def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: float | None,
-                 table: PaperTable) -> dict[str, Any]:
-    """The panel of an entity: names, counts, its newest papers and its best evidence sentences."""
+                 table: PaperTable, leaderboard: str | None = None) -> dict[str, Any]:
+    """The panel of an entity: names, counts, its newest papers and its best evidence sentences; for a task or data
+    set with results, a link to its leaderboard in the page `leaderboard` (None: no link)."""
     attrs = model.entity_attrs(graph, entity)
     name = str(attrs.get("name", entity))
     info: dict[str, Any] = {"name": name, "type": str(attrs.get("label", "")),
@@ -106,7 +108,13 @@ def entity_panel(graph: nx.MultiDiGraph, entity: str, papers: list[str], year: f
                 for item in [evidence_item(graph, ev, paper, table)] if item]
     if evidence:
         info["evidence"] = [item.shown() for item in _best(evidence, entity_forms(attrs))]
+    results = sum(1 for _, _, kind in graph.in_edges(entity, keys=True) if kind in _LEADERBOARD_EDGES)
+    if leaderboard and results:
+        info["leaderboard"] = {"href": f"{leaderboard}#{url_quote(entity, safe='')}", "results": results}
     return info
+
+
+_LEADERBOARD_EDGES = frozenset({RelType.ON_TASK.value, RelType.ON_DATASET.value})
 
 
 def paper_panel(graph: nx.MultiDiGraph, paper: str, table: PaperTable, drawn: dict[str, int],

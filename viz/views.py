@@ -9,8 +9,8 @@ from typing import Any
 import networkx as nx
 
 from paperkg.viz.entity_map import EntityIndex, index_entities
-from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_VIEW, FOCUS_MAX_NODES, FOLD_ABOVE, MAP_FILE, PAPERS_FILE,
-                                 ViewOptions)
+from paperkg.viz.options import (DEFAULT_MIN_PAPERS, DEFAULT_VIEW, FOCUS_MAX_NODES, FOLD_ABOVE, LEADERBOARD_FILE,
+                                 MAP_FILE, PAPERS_FILE, ViewOptions)
 from paperkg.viz.layout import LayoutJob
 from paperkg.viz.map_page import MapPlan, entity_map_page, plan_map
 from paperkg.viz.page import render_page
@@ -49,7 +49,8 @@ class PendingViews:
 
     def finish(self) -> list[Path]:
         """Write papers.html, then graph.html once the map's layout is there (it may still run in a
-        worker while papers.html is written); returns their paths."""
+        worker while papers.html is written; its panels link to the leaderboard.html written beside it); returns
+        their paths."""
         written = [Path(self.out_dir) / MAP_FILE, Path(self.out_dir) / PAPERS_FILE]
         options = self.options
         render_page(papers_page(self.index, self.selection, title=f"{options.heading} · papers",
@@ -57,8 +58,8 @@ class PendingViews:
                                 positions=self.papers_layout.result()), written[1])
         render_page(entity_map_page(self.index, self.selection, title=options.heading, size_by=options.size_by,
                                     colour_by=options.colour_by, plan=self.map_plan,
-                                    positions=self.map_layout.result(), min_confidence=options.min_confidence),
-                    written[0])
+                                    positions=self.map_layout.result(), min_confidence=options.min_confidence,
+                                    leaderboard=LEADERBOARD_FILE), written[0])
         return written
 
     def layer(self) -> ViewLayer:

@@ -128,6 +128,13 @@ export function setupPanel(view) {
       parts.push(element("p", "facts", facts.join(" · ")));
       parts.push.apply(parts, yearSparkline(node));
     }
+    if (info.leaderboard) {  // a task or data set with results: its board in leaderboard.html beside this page
+      var board = element("a", "leaderboard", "Leaderboard: " + plural(info.leaderboard.results, "result") + " →");
+      var line = element("p", "facts");
+      board.href = info.leaderboard.href;
+      line.appendChild(board);
+      parts.push(line);
+    }
     if (info.aliases) parts.push(element("p", "aliases", "Also written: " + info.aliases.join(" · ")));
     if (info.roles) parts.push(roleBlock(info.roles));
     if (info.abstract) {

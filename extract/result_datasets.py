@@ -1,0 +1,50 @@
+"""Shared tasks as the data set of a result: named in a sentence ('SemEval-2017 Task 3', 'the NADI shared task'),
+or in the title of a system paper ('Adullam at SemEval-2017 Task 4: ...'), where the pipeline may have typed the
+name otherwise (a Task, a Metric) or not found it."""
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Span
+
+_SERIES = re.compile(r"\b(?:SemEval|WMT|IWSLT|CoNLL|TREC|CLEF|BioASQ|W-?NUT|NTCIR|SMM4H|BioNLP|MEDIQA|GermEval|"
+                     r"EVALITA|IberLEF|FIRE|VLSP|NADI|CheckThat!?)[-‐ ]?(?:20|19)?\d\d(?:\s+(?:[Ss]hared\s+)?[Tt]asks?"
+                     r"\s*\d+[A-Za-z]?)?")
+_NAMED_TASK = re.compile(r"(?:\b[A-Z][\w’'\-]*\s+){1,6}(?:[Ss]hared\s+[Tt]ask|[Cc]hallenge|[Cc]ompetition)\b")
+_SYSTEM_TITLE = re.compile(r"^\s*(?:[^:]{1,80}?\s(?:at|@)\s*|[^:@]{1,60}@)(?P<event>[^:]{2,80}?)\s*[:–-]\s")
+_OVERVIEW_TITLE = re.compile(r"^\s*(?:Overview of (?:the )?)?(?P<event>[^:]{2,80}?)\s*:")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_QUOTES = "“”\"'‘’"
+
+
+def shared_task_spans(sent: Span, text: str) -> list[Span]:
+    """The shared-task names of a sentence ('SemEval-2017 Task 3', 'the NADI shared task') whose text is `text`,
+    as token spans."""
+    doc, found = sent.doc, list[Span]()
+    for pattern in (_SERIES, _NAMED_TASK):
+        for match in pattern.finditer(text):
+            span = doc.char_span(sent.start_char + match.start(), sent.start_char + match.end(),
+                                 alignment_mode="contract")
+            if span is not None and len(span) and not any(span.start < other.end and other.start < span.end
+                                                          for other in found):
+                found.append(span)
+    return sorted(found, key=lambda span: span.start)
+
+
+def title_shared_task(title: str | None, words: frozenset[str]) -> str:
+    """The shared task a system paper's title names ('McRock at SemEval-2024 Task 4: ...' -> 'SemEval-2024 Task 4';
+    'SemEval-2024 Task 5: ...', 'PalmX 2025: The First Shared Task ...'), '' when the title names none: after 'at'
+    or '@' a name with a year or one of `words` ('task', 'shared', 'semeval', ...), before the colon of a title a
+    shared task's name with a year."""
+    if not title:
+        return ""
+    system = _SYSTEM_TITLE.match(title)
+    if system:
+        event = system["event"].strip(_QUOTES + " ")
+        if _YEAR.search(event) or any(word in event.lower() for word in words):
+            return event
+    overview = _OVERVIEW_TITLE.match(title)
+    if overview and _YEAR.search(overview["event"]) and (_SERIES.search(overview["event"])
+                                                        or re.search(r"(?i)shared task", title)):
+        return overview["event"].strip(_QUOTES + " ")
+    return ""

@@ -1,0 +1,253 @@
+"""Leaderboards read off the graph's Result nodes: for a task or a data set, its results in boards of values that
+may be compared, each row with its method, paper, year and the sentence that reports it.
+
+A board holds the results on one data set (the node the corpus resolved its names to, else the name as written),
+with one metric (its key: aliases folded, graph/metric_names.py), one split, one kind and one unit: values are
+never compared across metrics, splits or units ('91%' and '0.91'), and a change ('by 2.1 points') is never ranked
+with the levels reached. A board of levels whose metric has a known direction is ranked, best first (error rates,
+perplexity and WER go down); the others list their rows by year. A build computes every task's and data set's
+leaderboard once and saves them beside the graph (leaderboards.json: `Leaderboards.to_json`, read back with
+`Leaderboards.from_json`).
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from paperkg.core import graph_model as model
+from paperkg.core.graph_model import PAPER_KEY_PREFIX, ResultNode
+from paperkg.core.schema import NodeLabel, RelType, read_versioned
+
+from .metric_names import HIGHER
+
+if TYPE_CHECKING:  # `paperkg leaderboard` reads a build's leaderboards.json without NetworkX
+    import networkx as nx
+
+LEADERBOARDS_KEY = "paperkg_leaderboards"  # the version field of leaderboards.json
+LEADERBOARDS_VERSION = 1
+SUBJECT_LABELS = (NodeLabel.TASK.value, NodeLabel.DATASET.value)
+SORTS = ("value", "year", "method", "paper")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One result as a leaderboard shows it."""
+
+    result: str           # the Result node's key
+    paper: str            # the paper's id
+    title: str
+    year: int | None
+    method: str           # the method node's name, else the method as written, else '' (the paper's unnamed method)
+    proposed: bool        # the paper's own method
+    value: str            # the value as written, with its sign and unit ('+2.1', '91%', '9%-19%')
+    number: float
+    number_high: float | None
+    comparison: str
+    direction: str        # a change's direction: 'up', 'down' or ''
+    relative: bool
+    sentence: str
+    sentence_start: int
+    start: int            # the value's place in the abstract
+    end: int
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Board:
+    """The results that may be compared: one data set, metric, split, kind and unit."""
+
+    dataset: str          # the data set's name ('' when the sentences name none)
+    dataset_key: str      # its node's key, else 'text:' and the name folded ('' when none)
+    metric: str           # the metric as most of its results write it ('' when none is named)
+    metric_key: str
+    better: str           # 'higher', 'lower' or '' (not known)
+    split: str
+    kind: str             # 'absolute' or 'change'
+    unit: str
+    rows: tuple[Row, ...]  # best first when ranked, else by year
+
+    @property
+    def ranked(self) -> bool:
+        """Levels reached on a named data set with a named metric whose direction is known: best first."""
+        return self.kind == "absolute" and bool(self.better) and bool(self.dataset_key) and bool(self.metric_key)
+
+    def sorted_rows(self, by: str = "value") -> list[Row]:
+        """The rows sorted by value (the board's order), year, method or paper."""
+        if by == "value":
+            return list(self.rows)
+        keys = {"year": lambda row: (row.year or 0, row.paper, row.start),
+                "method": lambda row: (row.method.casefold(), row.paper, row.start),
+                "paper": lambda row: (row.title.casefold(), row.paper, row.start)}
+        return sorted(self.rows, key=keys[by])
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A task's or a data set's boards, the ranked first, larger first, and the names it answers to."""
+
+    key: str
+    name: str
+    label: str
+    boards: tuple[Board, ...]
+    forms: tuple[str, ...] = ()  # core.graph_model.name_forms of its node
+
+    def answers_to(self, name: str) -> bool:
+        """Whether `name` names this task or data set (any of its names, any case, or its canonical form)."""
+        return model.answers_to(frozenset(self.forms), self.label, name)
+
+    @property
+    def results(self) -> int:
+        """How many results the boards hold."""
+        return sum(len(board.rows) for board in self.boards)
+
+
+@dataclass
+class Leaderboards:
+    """The leaderboard of every task and data set with a result, by node key."""
+
+    boards: dict[str, Leaderboard]
+
+    def named(self, name: str, label: str | None = None) -> list[Leaderboard]:
+        """The leaderboards of the tasks and data sets `name` names (of `label` only, when given), most results
+        first."""
+        found = [board for board in self.boards.values() if (label is None or board.label == label)
+                 and board.answers_to(name)]
+        return sorted(found, key=lambda board: (-board.results, board.key))
+
+    def to_json(self) -> str:
+        """leaderboards.json: the version, then one subject a line, its rows written in full."""
+        lines = [json.dumps(key, ensure_ascii=False) + ": " + json.dumps(asdict(board), ensure_ascii=False,
+                                                                         sort_keys=True)
+                 for key, board in sorted(self.boards.items())]
+        return (json.dumps({LEADERBOARDS_KEY: LEADERBOARDS_VERSION})[:-1] + ',\n"subjects": {\n'
+                + ",\n".join(lines) + "\n}}\n")
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> Leaderboards:
+        """The leaderboards of a leaderboards.json; SchemaError naming `where` when it is not one of this version."""
+        def make(data: dict[str, Any]) -> Leaderboards:
+            return cls({key: _leaderboard(item) for key, item in data["subjects"].items()})
+        return read_versioned(text, LEADERBOARDS_KEY, LEADERBOARDS_VERSION, where, "leaderboards file", make)
+
+
+def compute_leaderboards(graph: nx.MultiDiGraph) -> Leaderboards:
+    """The leaderboard of every task and data set that has results."""
+    rows, groups = _rows(graph)
+    subjects: dict[str, list[tuple[tuple[str, ...], Row]]] = defaultdict(list)
+    for result, row in rows.items():
+        group = groups[result]
+        for subject in (group.dataset_node, group.task_node):
+            if subject:
+                subjects[subject].append((group.board_key(), row))
+    found = {}
+    for subject, members in subjects.items():
+        attrs = model.entity_attrs(graph, subject)
+        found[subject] = Leaderboard(subject, attrs["name"], attrs["label"],
+                                     _boards(members, {result: groups[result] for result in
+                                                       (row.result for _, row in members)}),
+                                     tuple(sorted(model.name_forms(attrs))))
+    return Leaderboards(found)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """What a result is compared by, read from its node and edges."""
+
+    dataset: str
+    dataset_key: str
+    dataset_node: str
+    task_node: str
+    metric: str
+    metric_key: str
+    better: str
+    split: str
+    kind: str
+    unit: str
+
+    def board_key(self) -> tuple[str, ...]:
+        return (self.dataset_key, self.metric_key, self.split, self.kind, self.unit)
+
+
+def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
+    """Every result's row and group."""
+    rows, groups = {}, {}
+    for key, attrs in model.results(graph):
+        ends = {kind: target for _, target, kind, _ in model.out_edges(graph, key)}
+        paper = model.paper_attrs(graph, PAPER_KEY_PREFIX + attrs["paper"])
+        method = ends.get(RelType.FOR_METHOD.value)
+        dataset = ends.get(RelType.ON_DATASET.value)
+        written = paper["abstract"][attrs["start"]:attrs["end"]]
+        rows[key] = Row(key, attrs["paper"], str(paper.get("title") or paper["name"]), _year(paper.get("year")),
+                        model.entity_attrs(graph, method)["name"] if method else attrs.get("method", ""),
+                        attrs["proposed"], written, attrs["number"], attrs.get("number_high"),
+                        attrs.get("comparison", ""), attrs.get("direction", ""), attrs["relative"],
+                        attrs["sentence"], attrs["sentence_start"], attrs["start"], attrs["end"], attrs["confidence"])
+        groups[key] = _group(graph, attrs, dataset, ends.get(RelType.ON_TASK.value))
+    return rows, groups
+
+
+def _group(graph: nx.MultiDiGraph, attrs: ResultNode, dataset: str | None, task: str | None) -> _Group:
+    name = model.entity_attrs(graph, dataset)["name"] if dataset else attrs.get("dataset", "")
+    return _Group(name, attrs.get("dataset_key", ""), dataset or "", task or "", attrs.get("metric", ""),
+                  attrs.get("metric_key", ""), attrs.get("better", ""), attrs.get("split", ""), attrs["kind"],
+                  attrs.get("unit", ""))
+
+
+def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, _Group]) -> tuple[Board, ...]:
+    """The boards of one subject's results: ranked ones first, then larger ones, then by their keys."""
+    by_key: dict[tuple[str, ...], list[Row]] = defaultdict(list)
+    for board_key, row in members:
+        by_key[board_key].append(row)
+    boards = []
+    for rows in by_key.values():
+        group = groups[rows[0].result]
+        metric = _most_written([groups[row.result].metric for row in rows])
+        board = Board(group.dataset, group.dataset_key, metric, group.metric_key, group.better, group.split,
+                      group.kind, group.unit, ())
+        boards.append(replace(board, rows=tuple(_ordered(rows, board))))
+    return tuple(sorted(boards, key=lambda b: (not b.ranked, -len(b.rows), b.dataset_key, b.metric_key, b.split,
+                                               b.kind, b.unit)))
+
+
+def _ordered(rows: list[Row], board: Board) -> list[Row]:
+    """A ranked board's rows best first (ties: earlier year, paper, place); another's by year."""
+    if board.ranked:
+        sign = -1.0 if board.better == HIGHER else 1.0
+        return sorted(rows, key=lambda row: (sign * row.number, row.year or 0, row.paper, row.start))
+    return sorted(rows, key=lambda row: (row.year or 0, row.paper, row.start))
+
+
+def _most_written(names: Iterable[str]) -> str:
+    """The name written most often (ties: the first in sorted order)."""
+    counts: dict[str, int] = defaultdict(int)
+    for name in names:
+        counts[name] += 1
+    return min(counts, key=lambda name: (-counts[name], name)) if counts else ""
+
+
+def _year(value: Any) -> int | None:
+    try:
+        return int(str(value)[:4]) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _leaderboard(data: dict[str, Any]) -> Leaderboard:
+    row_fields = {f.name for f in fields(Row)}
+    boards = tuple(Board(**{**{k: v for k, v in board.items() if k != "rows"},
+                            "rows": tuple(Row(**{k: row[k] for k in row_fields}) for row in board["rows"])})
+                   for board in data["boards"])
+    return Leaderboard(data["key"], data["name"], data["label"], boards, tuple(data["forms"]))
+
+
+def best_by_year(board: Board) -> list[Row]:
+    """A ranked board's best row of each year, in year order (rows without a year left out)."""
+    best: dict[int, Row] = {}
+    for row in board.rows:  # best first: the first seen of a year is its best
+        if row.year is not None and row.year not in best:
+            best[row.year] = row
+    return [best[year] for year in sorted(best)]
+
