@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from paperkg.core.atomic import atomic_write
-from paperkg.core.schema import RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, NodeLabel
+from paperkg.core.schema import RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, NodeLabel, RelType
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 NODES, EDGES, EVIDENCE, NAMES = "nodes", "edges", "evidence", "names"
 DATASETS = (NODES, EDGES, EVIDENCE, NAMES)
 _BATCH = 8192
+_RESULT_KINDS = frozenset(kind.value for kind in RESULT_REL_TYPES)
+_NOT_NAMED = frozenset({NodeLabel.PAPER.value, NodeLabel.RESULT.value})  # no entity: not in names/
 _NODE_COLUMNS = ("degree", "pagerank", "community", "papers")
 # an evidence item's fields, in the order graph.json holds them (sorted: a paper's digest reads the items as they are)
 _ITEM_FIELDS = ("confidence", "end", "extractor", "paper", "sentence", "sentence_start", "start")
@@ -72,7 +74,7 @@ def write_part(folder: Path, name: str, nodes: list[tuple[str, dict[str, Any]]],
 def _names(nodes: list[tuple[str, dict[str, Any]]]) -> dict[str, list[Any]]:
     """The names index of a part: one row per entity name and alias (casefolded, as searched), in that order."""
     rows = sorted((text.casefold(), text, attrs["name"], key, attrs["label"], attrs.get("papers", 0))
-                  for key, attrs in nodes if attrs["label"] != NodeLabel.PAPER.value
+                  for key, attrs in nodes if attrs["label"] not in _NOT_NAMED
                   for text in {attrs["name"], *attrs.get("aliases", ())})
     return {name: [row[at] for row in rows]
             for at, name in enumerate(("folded", "matched", "name", "key", "label", "papers"))}
@@ -150,8 +152,7 @@ def results_graph(folder: Path) -> nx.MultiDiGraph:
     graph/leaderboard.py reads): two passes over the parts, results being a small share of a corpus' rows."""
     import networkx as nx
 
-    kinds = {kind.value for kind in RESULT_REL_TYPES}
-    found = [edge for edge in edges(folder) if edge[2] in kinds]
+    found = [edge for edge in edges(folder) if edge[2] in _RESULT_KINDS]
     wanted = {end for source, target, _, _ in found for end in (source, target)}
     graph = nx.MultiDiGraph(**graph_attributes())
     graph.add_nodes_from((key, attrs) for key, attrs in nodes(folder) if key in wanted)
@@ -178,14 +179,16 @@ def part_graph(folder: Path, part: str,
 def view_rows(folder: Path, part: str, papers_below: int, entities: frozenset[str] | None
               ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, str, str, dict[str, Any]]]]:
     """What a part gives the views' sample of the corpus: without `entities`, its papers whose key number is at
-    most `papers_below` with their edges; with them, those entity nodes and the relations between them."""
+    most `papers_below` with their edges, and the results they report with theirs; with them, those entity nodes
+    and the relations between them."""
     from .assembly import key_hash
 
     if entities is None:
-        kept = [(key, attrs) for key, attrs in nodes(folder, [part])
-                if attrs["label"] == NodeLabel.PAPER.value and key_hash(key) <= papers_below]
-        keys = {key for key, _ in kept}
-        return kept, [edge for edge in edges(folder, [part]) if edge[0] in keys]
+        own = list(nodes(folder, [part]))
+        found = list(edges(folder, [part]))
+        keys = {key for key, attrs in own if attrs["label"] == NodeLabel.PAPER.value and key_hash(key) <= papers_below}
+        keys |= {target for source, target, kind, _ in found if source in keys and kind == RelType.REPORTS.value}
+        return [(key, attrs) for key, attrs in own if key in keys], [edge for edge in found if edge[0] in keys]
     return ([(key, attrs) for key, attrs in nodes(folder, [part]) if key in entities],
             [edge for edge in edges(folder, [part]) if edge[0] in entities and edge[1] in entities])
 

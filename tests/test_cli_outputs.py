@@ -97,8 +97,8 @@ def test_build_o_any_other_name_is_the_folder_and_the_summary_lists_what_it_wrot
     said = run_cli("build", str(min(CORPUS.glob("*.txt"))), "--no-model", "-o", str(tmp_path / "out.d")).stdout
     manifest = json.loads((tmp_path / "out.d" / "manifest.json").read_text(encoding="utf8"))
     assert said.splitlines()[-1] == (f"wrote build {manifest['build_id']} in {tmp_path}/out.d: extractions.jsonl, "
-                                     "graph.graphml, graph.json, graph.html, papers.html, trends.json, views.json, "
-                                     "admission.json, manifest.json")
+                                     "graph.graphml, graph.json, graph.html, papers.html, leaderboard.html, "
+                                     "trends.json, views.json, admission.json, leaderboards.json, manifest.json")
 
 
 def test_views_and_csv_exports_take_any_folder_name_but_a_file_types(built, tmp_path):

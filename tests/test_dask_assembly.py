@@ -93,7 +93,7 @@ def import_rows(files) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
 def test_the_names_of_a_build_at_scale_are_searched_whatever_the_views_draw(at_scale):
     from paperkg.graph.parquet_graph import find_names, nodes
 
-    entities = [(key, attrs) for key, attrs in nodes(at_scale) if attrs["label"] != "Paper"]
+    entities = [(key, attrs) for key, attrs in nodes(at_scale) if attrs["label"] not in ("Paper", "Result")]
     key, attrs = max(entities, key=lambda item: (item[1]["papers"], item[0]))
     found = find_names(at_scale, attrs["name"].upper())
     assert found[0] == {"key": key, "name": attrs["name"], "matched": found[0]["matched"], "label": attrs["label"],

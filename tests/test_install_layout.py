@@ -62,7 +62,7 @@ def test_a_jobs_2_build_of_2000_abstracts_runs_from_the_repository_root(installe
     assert build.returncode in (0, 3), build.stdout + build.stderr  # 3: a record skipped, with its warning
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf8"))
     assert manifest["papers"] > 0.99 * SAMPLE
-    assert build.stdout.splitlines()[-1].endswith("admission.json, manifest.json")
+    assert build.stdout.splitlines()[-1].endswith("leaderboards.json, manifest.json")
 
 
 @pytest.mark.parametrize("beside", [None, "paperkg"], ids=["alone", "beside-a-clone-named-paperkg"])
