@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 import typer
 from typer.core import TyperGroup
-from cli_helpers import ROOT
+from cli_helpers import ROOT, click_command
 
-from paperkg.cli import app
 from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, RELATION_FLOOR
 from paperkg.admit import admission
 from paperkg.graph import bursts, builder, resolve, trends
@@ -95,11 +94,6 @@ def _parse(words: list[str]) -> None:
         name, command, args = command.resolve_command(context, rest)
         assert command is not None, f"no command {name}"
         context = command.make_context(name, args, parent=context)
-
-
-def click_command() -> TyperGroup:
-    """The click command typer makes of the app."""
-    return typer.main.get_command(app)  # type: ignore[return-value]
 
 
 def _is_command_path(words: list[str]) -> bool:
