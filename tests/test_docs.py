@@ -279,7 +279,7 @@ MEASURED = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?(?:s|ms|min|MB|GB|x|%|w
 NOT_FIGURES = {"3.10", "3.8", "1.3", "1.0", "2.0", "0.75", "0.5", "0.8", "0.9", "5.26", "17.0", "10%", "0.10.1"}
 
 
-@pytest.mark.parametrize("page", [README, *GUIDES], ids=_name)
+@pytest.mark.parametrize("page", [README, DOCS / "contributing.md", *GUIDES], ids=_name)
 def test_a_figure_in_the_readme_or_a_guide_is_one_the_figures_pages_hold(page: Path) -> None:
     held = set()
     for source in (*FIGURES, DOCS / "reference" / "settings.md"):
