@@ -25,7 +25,7 @@ class CliResult:
 
 
 @cache
-def _command() -> typer.core.TyperGroup:
+def click_command() -> typer.core.TyperGroup:
     """The click command Typer makes of the app, made once: `CliRunner.invoke(app)` makes it again on every
     call (reading every command's signature and type hints), which was most of a short command's time."""
     return typer.main.get_command(app)
@@ -35,7 +35,7 @@ def run_cli(*args: str, check: bool = True, input: str | None = None) -> CliResu
     """`paperkg ARGS` in this process; with check, a non-zero exit fails the test with the output."""
     with CliRunner().isolation(input=input) as (stdout, stderr, _):
         try:
-            code = _command().main(args=list(args), prog_name="paperkg")
+            code = click_command().main(args=list(args), prog_name="paperkg")
         except SystemExit as exit_:
             code = exit_.code
         sys.stdout.flush()

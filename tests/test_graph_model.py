@@ -19,6 +19,8 @@ WRITERS = {"graph/builder.py", "graph/metrics.py"}
 SINK_FOLDERS = ("graph", "viz", "cypher", "orchestrate", "shell")
 RAW_VIEWS = {"nodes", "edges", "adj", "succ", "pred"}
 RAW_CALLS = {"nodes", "edges", "out_edges", "in_edges"}
+VIEW_METHODS = {"data", "items", "values"}
+ATTRIBUTE_FUNCTIONS = {"get_node_attributes", "get_edge_attributes"}
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +67,8 @@ def test_describe_gives_every_record_field_label_and_relationship_type() -> None
 def _raw_reads(tree: ast.AST) -> list[tuple[int, str]]:
     """(line, code) of each read of a knowledge graph's node or edge attributes that bypasses the model's
     accessors: `G.nodes[...]`, `G.edges[...]`, `G.succ[...]`, `G.nodes(data=...)`, `G.edges(..., data=...)`,
-    `G.get_edge_data(...)`, where G is a parameter typed nx.MultiDiGraph, a name assigned from `X.graph`, or
+    `G.get_edge_data(...)`, `G.nodes.data()` / `.items()` / `.values()` (of any view), `nx.get_node_attributes(G, ...)`,
+    `nx.get_edge_attributes(G, ...)`, where G is a parameter typed nx.MultiDiGraph, a name assigned from `X.graph`, or
     `X.graph` itself."""
     found = []
     for function in (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
@@ -80,15 +83,29 @@ def _raw_reads(tree: ast.AST) -> list[tuple[int, str]]:
 
 def _raw(node: ast.AST, graphs: set[str]) -> bool:
     """Whether `node` reads attributes of one of the knowledge graphs `graphs` (or of an `X.graph`) raw."""
+    if isinstance(node, ast.Call) and _view_method(node.func, graphs):  # G.nodes.data(), G.edges.items(), ...
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and node.args \
+            and ast.unparse(node.func).split(".")[-1] in ATTRIBUTE_FUNCTIONS:  # nx.get_node_attributes(G, ...)
+        return _is_graph(node.args[0], graphs)
     view = node.value if isinstance(node, ast.Subscript) else node.func if isinstance(node, ast.Call) else None
-    if not isinstance(view, ast.Attribute) or not (isinstance(view.value, ast.Name) and view.value.id in graphs
-                                                   or isinstance(view.value, ast.Attribute)
-                                                   and view.value.attr == "graph"):
+    if not isinstance(view, ast.Attribute) or not _is_graph(view.value, graphs):
         return False
     if isinstance(node, ast.Subscript):
         return view.attr in RAW_VIEWS
     return isinstance(node, ast.Call) and (view.attr == "get_edge_data" or view.attr in RAW_CALLS
                                            and any(keyword.arg == "data" for keyword in node.keywords))
+
+
+def _is_graph(node: ast.AST, graphs: set[str]) -> bool:
+    """Whether `node` is one of the names `graphs` or an `X.graph`."""
+    return isinstance(node, ast.Name) and node.id in graphs or isinstance(node, ast.Attribute) and node.attr == "graph"
+
+
+def _view_method(func: ast.AST, graphs: set[str]) -> bool:
+    """Whether `func` is a reading method of a graph's node or edge view: `G.nodes.data`, `G.edges.items`, ..."""
+    return isinstance(func, ast.Attribute) and func.attr in VIEW_METHODS and isinstance(func.value, ast.Attribute) \
+        and func.value.attr in RAW_VIEWS and _is_graph(func.value.value, graphs)
 
 
 def test_no_sink_reads_a_graph_attribute_but_through_the_model() -> None:
@@ -103,5 +120,7 @@ def test_no_sink_reads_a_graph_attribute_but_through_the_model() -> None:
 
 def test_the_walker_finds_raw_reads() -> None:
     code = ("def f(graph: nx.MultiDiGraph, index):\n    g = index.graph\n    a = graph.nodes[1]['name']\n"
-            "    b = g.edges(data=True)\n    c = index.graph.get_edge_data(1, 2)\n    d = graph.edges(keys=True)\n")
-    assert [line for line, _ in _raw_reads(ast.parse(code))] == [3, 4, 5]
+            "    b = g.edges(data=True)\n    c = index.graph.get_edge_data(1, 2)\n    d = graph.edges(keys=True)\n"
+            "    e = graph.nodes.data('name')\n    f = dict(index.graph.edges.items())\n"
+            "    h = nx.get_node_attributes(graph, 'label')\n    i = rows.nodes.items()\n    j = list(graph.nodes)\n")
+    assert [line for line, _ in _raw_reads(ast.parse(code))] == [3, 4, 5, 7, 8, 9]

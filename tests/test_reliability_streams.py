@@ -42,6 +42,7 @@ def _entry(data: bytes) -> dict:
     return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
+@pytest.mark.slow  # a build in a fresh process
 def test_a_named_pipe_is_read_once_and_its_checksum_is_what_was_written(papers, tmp_path):
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
@@ -60,6 +61,7 @@ def test_a_named_pipe_is_read_once_and_its_checksum_is_what_was_written(papers, 
     assert len((tmp_path / "out" / "extractions.jsonl").read_text().splitlines()) == 5
 
 
+@pytest.mark.slow  # a build in a fresh process
 def test_a_process_substitution_builds_and_extracts(papers, tmp_path):
     out, lines = tmp_path / "out", tmp_path / "lines.jsonl"
     result = _paperkg(shell=f"{sys.executable} -m paperkg build <(cat {papers}) -o {out} --no-model && "
@@ -74,6 +76,7 @@ def test_a_process_substitution_builds_and_extracts(papers, tmp_path):
     assert (tmp_path / "again" / "graph.json").read_bytes() == (out / "graph.json").read_bytes()
 
 
+@pytest.mark.slow  # a build in a fresh process
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzipped"])
 def test_standard_input_is_read_once(papers, tmp_path, compress):
     data = gzip.compress(papers.read_bytes(), mtime=0) if compress else papers.read_bytes()
