@@ -38,9 +38,14 @@ _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though"
 
 def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
     """The metric phrase value `k` goes with: one written right after or before it, or before the list of
-    values it ends ('F1 scores of 57% and 61%'), else the nearest in its clause with no other value nearer; a
-    phrase of a generic word alone ('score', 'performance') only when no other is as near."""
+    values it ends ('F1 scores of 57% and 61%'), or the named one in the order of a 'respectively', else the
+    nearest in its clause with no other value nearer; a phrase of a generic word alone ('score', 'performance') only
+    when no other is as near."""
     span = ctx.spans[k]
+    named = [metric for metric in ctx.metrics if metric.label_ != GENERIC]
+    if "respectively" in ctx.lower and len(named) == len(ctx.results) > 1 and named[-1].end <= ctx.spans[
+            ctx.results[0]].start:
+        return named[ctx.results.index(k)]  # 'the lowest WER and CER and the highest BLEU: 55.05, 19.44 and 69.15'
     best: tuple[float, Span] | None = None
     for metric in ctx.metrics:
         score = _metric_score(ctx, span, metric)
