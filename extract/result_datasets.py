@@ -15,6 +15,7 @@ _SYSTEM_TITLE = re.compile(r"^\s*(?:[^:]{1,80}?\s(?:at|@)\s*|[^:@]{1,60}@)(?P<ev
 _OVERVIEW_TITLE = re.compile(r"^\s*(?:Overview of (?:the )?)?(?P<event>[^:]{2,80}?)\s*:")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _QUOTES = "“”\"'‘’"
+_PAIR_JOINS = re.compile(r"\s*(?:->|→|[-–—/]|\bto\b|\s)\s*")
 
 
 def shared_task_spans(sent: Span, text: str) -> list[Span]:
@@ -48,3 +49,10 @@ def title_shared_task(title: str | None, words: frozenset[str]) -> str:
                                                         or re.search(r"(?i)shared task", title)):
         return overview["event"].strip(_QUOTES + " ")
     return ""
+
+
+def language_pair(name: str, languages: frozenset[str]) -> bool:
+    """Whether a name is a language or a language pair alone ('English', 'German-English', 'En→De', 'Russian to
+    Chinese'): no data set, though the pipeline may type it one."""
+    parts = [part for part in _PAIR_JOINS.split(name.strip().lower()) if part]
+    return bool(parts) and all(part in languages for part in parts)

@@ -28,14 +28,15 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features
 from .result_cues import ResultCues
-from .result_datasets import shared_task_spans, title_shared_task
+from .result_datasets import language_pair, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
 
 SPANS_KEY = "results"  # the default of the spans_key setting
 RESULT_FILES = {"cues": "results/cues.json", "metrics": "results/metrics.txt",
-                "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json"}
+                "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json",
+                "languages": "results/languages.txt"}
 _DIGIT = re.compile(r"\d")
 _NAMED_LABELS = (NodeLabel.METHOD.value, NodeLabel.DATASET.value)
 _EQUALS = re.compile(r"(?<![\w@.\-])([A-Za-z][\w@.\-]*)\s?[=:]\s?$")
@@ -67,6 +68,7 @@ class ResultFinder(DataComponent):
         self.change_model = LinearModel.from_dict(models["change"])
         self.generic_metrics = frozenset(data.words(names["generic_metrics"]))
         self.metric_words = data.words(names["metrics"])
+        self.languages = data.words(names["languages"])
         self.modifier_stops = (self.cues.metric_stops | self.cues.result_verbs | self.cues.compare_words
                                | self.cues.comparatives)
 
@@ -118,6 +120,7 @@ class ResultFinder(DataComponent):
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
         datasets = [e for e in entities if e.label_ == NodeLabel.DATASET.value
+                    and not language_pair(e.text, self.languages)
                     and not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
