@@ -105,8 +105,10 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     '55.4% in reasoning benchmarks such as BBH'), or the last named before the sentence's values ('On ImageNet, ...
     85.1%'), or the sentence's only data set."""
     span = ctx.spans[k]
-    if "respectively" in ctx.lower and len(ctx.datasets) == len(ctx.results) > 1:
-        return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'
+    if len(ctx.datasets) == len(ctx.results) > 1 and ("respectively" in ctx.lower or ctx.datasets[-1].end <= ctx.spans[
+            ctx.results[0]].start):
+        return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'; 'on A, B and C,
+        # which are 80.3, 79.4 and 77.8'
     best: tuple[float, Span] | None = None
     for dataset in ctx.datasets:
         if dataset.start >= span.end:

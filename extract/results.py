@@ -142,7 +142,8 @@ class ResultFinder(DataComponent):
         ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
         for k in ctx.results:
             value, confidence = ctx.values[k], confidences[k]
-            change = self.change_model.probability(features[k]) >= self.change_model.threshold
+            change = value.text.startswith("+") or self.change_model.probability(features[k]) >= \
+                self.change_model.threshold  # '+14.6%' is a change, whatever the words around it
             unit = "points" if not value.unit and _POINTS.match(ctx.after(value.end, 30)) else value.unit
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))
             if metric[0] < 0:
