@@ -28,7 +28,7 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features
 from .result_cues import ResultCues
-from .result_datasets import language_pair, shared_task_spans, title_shared_task
+from .result_datasets import language_pair, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
@@ -119,7 +119,8 @@ class ResultFinder(DataComponent):
         metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value],
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
-        datasets = [e for e in entities if e.label_ == NodeLabel.DATASET.value
+        datasets = [e for e in entities if (e.label_ == NodeLabel.DATASET.value or (
+                        e.label_ == NodeLabel.METHOD.value and not e._.paperkg_proposed and named_on(e)))
                     and not language_pair(e.text, self.languages)
                     and not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
