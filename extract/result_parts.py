@@ -33,6 +33,7 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
                         ",", "(", ")", "improvement", "improvements", "gain", "gains", "accuracy", "score", "scores"})
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
+_JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 
 
@@ -140,7 +141,8 @@ def _in_metric(ctx: SentenceContext, position: int) -> bool:
 
 def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None:
     """What the value is set against, when the sentence says ('over the previous best', 'than GPT-4'): the
-    words after a comparison word, up to a value, a comma or a clause break, at most eight."""
+    words after a comparison word, up to a value, a comma or a clause break, at most eight, not starting with a
+    joining word."""
     sent, lower = ctx.sent, ctx.lower
     for offset, word in enumerate(lower):
         if word not in cues.compare_words or word == "from":
@@ -152,7 +154,7 @@ def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | 
         while end < len(lower) and end - start < 8 and not _inside(ctx, sent.start + end) \
                 and lower[end] not in _COMPARISON_ENDS:
             end += 1
-        if end > start:
+        if end > start and lower[start] not in _JOINING:  # not 'better than or as good as'
             return sent.doc[sent.start + start:sent.start + end]
     return None
 
