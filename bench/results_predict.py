@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from paperkg.core.schema import PaperRecord, ResultStatement
@@ -41,6 +42,12 @@ def main() -> None:
     parser.add_argument("--held-out", type=int, default=0, metavar="N",
                         help="read each of N folds with the models fitted on the others (results_dev only)")
     args = parser.parse_args()
+    if args.held_out == 1 or args.held_out < 0:
+        sys.exit(f"error: --held-out {args.held_out}: give 2 or more folds (or 0, the shipped models).")
+    needed = [args.folder / "sample.jsonl"] + ([args.folder / "results.jsonl"] if args.held_out else [])
+    missing = next((path for path in needed if not path.is_file()), None)
+    if missing is not None:
+        sys.exit(f"error: {missing} does not exist (a hand-made set of bench/data/ has it).")
     rows = [json.loads(line) for line in (args.folder / "sample.jsonl").read_text(encoding="utf8").splitlines()]
     papers = [PaperRecord(id=row["id"], abstract=row["abstract"], title=row.get("title"), year=row.get("year"))
               for row in rows]
