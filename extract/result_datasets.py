@@ -15,6 +15,7 @@ _SYSTEM_TITLE = re.compile(r"^\s*(?:[^:]{1,80}?\s(?:at|@)\s*|[^:@]{1,60}@)(?P<ev
 _OVERVIEW_TITLE = re.compile(r"^\s*(?:Overview of (?:the )?)?(?P<event>[^:]{2,80}?)\s*:")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _QUOTES = "“”\"'‘’"
+_PAIR_JOINS = re.compile(r"\s*(?:->|→|[-–—/]|\bto\b|\s)\s*")
 
 
 def shared_task_spans(sent: Span, text: str) -> list[Span]:
@@ -48,3 +49,31 @@ def title_shared_task(title: str | None, words: frozenset[str]) -> str:
                                                         or re.search(r"(?i)shared task", title)):
         return overview["event"].strip(_QUOTES + " ")
     return ""
+
+
+def language_pair(name: str, languages: frozenset[str]) -> bool:
+    """Whether a name is a language or a language pair alone ('English', 'German-English', 'En→De', 'Russian to
+    Chinese'): no data set, though the pipeline may type it one."""
+    parts = [part for part in _PAIR_JOINS.split(name.strip().lower()) if part]
+    return bool(parts) and all(part in languages for part in parts)
+
+
+_ON_WORDS = frozenset({"on", "for"})
+_AFTER_A_BENCHMARK = frozenset({",", ".", ";", ":", "and", "or", ")", "(", "dataset", "datasets", "benchmark",
+                                "benchmarks", "respectively", "test", "dev", "set", "sets", "split", "while", "with",
+                                "without", "compared", "in", "at", "across", "over", "than"})
+_NO_BENCHMARK = re.compile(r"^[A-Z]+s$|\d(?:\.\d+)?[BMK]$")  # 'LLMs', 'MCQs'; a model's size ('LLaVA-NeXT-7B')
+_BENCHMARK_SHAPE = re.compile(r"^(?=.*(?:\d|[A-Z].*[A-Z]|-))[A-Z][\w\-.+]*(?:\s[A-Z][\w\-.+]*)?$")
+
+
+def named_on(mention: Span) -> bool:
+    """A mention the pipeline typed otherwise that the sentence reads as a benchmark: a name shaped like one
+    ('M-OWODB', 'IEMOCAP', 'AlpacaEval2', 'Spider Dev') right after 'on' (or a sentence's first 'For') and before
+    a comma, 'and', 'dataset', the sentence's end or the like ('on CS-Campus3D and ...', 'For CMU-MOSI, we ...')."""
+    doc = mention.doc
+    before = doc[mention.start - 1].lower_ if mention.start > 0 else ""
+    if before == "for" and not doc[mention.start - 1].is_sent_start:
+        return False  # '61.4% for Mem0' is Mem0's figure; 'For CMU-MOSI, we ...' names the data
+    after = doc[mention.end].lower_ if mention.end < len(doc) else "."
+    return (before in _ON_WORDS and after in _AFTER_A_BENCHMARK and bool(_BENCHMARK_SHAPE.match(mention.text))
+            and not _NO_BENCHMARK.search(mention.text))

@@ -43,8 +43,9 @@ def metric_phrases(words: SentenceTokens, matcher: PhraseMatcher, typed: Iterabl
         label = GENERIC if " ".join(lower[start - first_token:end - first_token]) in generic else SPECIFIC
         if label == GENERIC and start > sent.start and _named_metric(texts[start - 1 - first_token]):
             start, label = start - 1, SPECIFIC  # 'pAP scores', 'Jaccard score'
-        around = next((span for span in names if span.start <= start and end <= span.end), None)
-        if around is not None:  # a metric word inside a name is that name ('Hierarchical Recall')
+        around = next((span for span in names if span.start <= start and end <= span.end
+                       and not taken.intersection(range(span.start, span.end))), None)
+        if around is not None:  # a metric word in a name is that name ('Hierarchical Recall'), unless it holds a value
             start, end = around.start, around.end
         end = first_token + _suffixed(texts, lower, end - first_token, taken, first_token)
         first = start

@@ -33,14 +33,20 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
                         ",", "(", ")", "improvement", "improvements", "gain", "gains", "accuracy", "score", "scores"})
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
+_JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 
 
 def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
     """The metric phrase value `k` goes with: one written right after or before it, or before the list of
-    values it ends ('F1 scores of 57% and 61%'), else the nearest in its clause with no other value nearer; a
-    phrase of a generic word alone ('score', 'performance') only when no other is as near."""
+    values it ends ('F1 scores of 57% and 61%'), or the named one in the order of a 'respectively', else the
+    nearest in its clause with no other value nearer; a phrase of a generic word alone ('score', 'performance') only
+    when no other is as near."""
     span = ctx.spans[k]
+    named = [metric for metric in ctx.metrics if metric.label_ != GENERIC]
+    if "respectively" in ctx.lower and len(named) == len(ctx.results) > 1 and named[-1].end <= ctx.spans[
+            ctx.results[0]].start:
+        return named[ctx.results.index(k)]  # 'the lowest WER and CER and the highest BLEU: 55.05, 19.44 and 69.15'
     best: tuple[float, Span] | None = None
     for metric in ctx.metrics:
         score = _metric_score(ctx, span, metric)
@@ -100,8 +106,10 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     '55.4% in reasoning benchmarks such as BBH'), or the last named before the sentence's values ('On ImageNet, ...
     85.1%'), or the sentence's only data set."""
     span = ctx.spans[k]
-    if "respectively" in ctx.lower and len(ctx.datasets) == len(ctx.results) > 1:
-        return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'
+    if len(ctx.datasets) == len(ctx.results) > 1 and ("respectively" in ctx.lower or ctx.datasets[-1].end <= ctx.spans[
+            ctx.results[0]].start):
+        return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'; 'on A, B and C,
+        # which are 80.3, 79.4 and 77.8'
     best: tuple[float, Span] | None = None
     for dataset in ctx.datasets:
         if dataset.start >= span.end:
@@ -133,7 +141,8 @@ def _in_metric(ctx: SentenceContext, position: int) -> bool:
 
 def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None:
     """What the value is set against, when the sentence says ('over the previous best', 'than GPT-4'): the
-    words after a comparison word, up to a value, a comma or a clause break, at most eight."""
+    words after a comparison word, up to a value, a comma or a clause break, at most eight, not starting with a
+    joining word."""
     sent, lower = ctx.sent, ctx.lower
     for offset, word in enumerate(lower):
         if word not in cues.compare_words or word == "from":
@@ -145,7 +154,7 @@ def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | 
         while end < len(lower) and end - start < 8 and not _inside(ctx, sent.start + end) \
                 and lower[end] not in _COMPARISON_ENDS:
             end += 1
-        if end > start:
+        if end > start and lower[start] not in _JOINING:  # not 'better than or as good as'
             return sent.doc[sent.start + start:sent.start + end]
     return None
 

@@ -28,14 +28,15 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features
 from .result_cues import ResultCues
-from .result_datasets import shared_task_spans, title_shared_task
+from .result_datasets import language_pair, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
 
 SPANS_KEY = "results"  # the default of the spans_key setting
 RESULT_FILES = {"cues": "results/cues.json", "metrics": "results/metrics.txt",
-                "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json"}
+                "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json",
+                "languages": "results/languages.txt"}
 _DIGIT = re.compile(r"\d")
 _NAMED_LABELS = (NodeLabel.METHOD.value, NodeLabel.DATASET.value)
 _EQUALS = re.compile(r"(?<![\w@.\-])([A-Za-z][\w@.\-]*)\s?[=:]\s?$")
@@ -67,6 +68,7 @@ class ResultFinder(DataComponent):
         self.change_model = LinearModel.from_dict(models["change"])
         self.generic_metrics = frozenset(data.words(names["generic_metrics"]))
         self.metric_words = data.words(names["metrics"])
+        self.languages = data.words(names["languages"])
         self.modifier_stops = (self.cues.metric_stops | self.cues.result_verbs | self.cues.compare_words
                                | self.cues.comparatives)
 
@@ -117,7 +119,9 @@ class ResultFinder(DataComponent):
         metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value],
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
-        datasets = [e for e in entities if e.label_ == NodeLabel.DATASET.value
+        datasets = [e for e in entities if (e.label_ == NodeLabel.DATASET.value or (
+                        e.label_ == NodeLabel.METHOD.value and not e._.paperkg_proposed and named_on(e)))
+                    and not language_pair(e.text, self.languages)
                     and not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
@@ -139,7 +143,8 @@ class ResultFinder(DataComponent):
         ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
         for k in ctx.results:
             value, confidence = ctx.values[k], confidences[k]
-            change = self.change_model.probability(features[k]) >= self.change_model.threshold
+            change = value.text.startswith("+") or self.change_model.probability(features[k]) >= \
+                self.change_model.threshold  # '+14.6%' is a change, whatever the words around it
             unit = "points" if not value.unit and _POINTS.match(ctx.after(value.end, 30)) else value.unit
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))
             if metric[0] < 0:

@@ -9,6 +9,7 @@ from itertools import combinations
 
 import networkx as nx
 import pytest
+import test_neo4j_leaderboard_queries
 import test_neo4j_relation_queries
 from neo4j_fixtures import empty_database, linked, run_query as run, without_paper
 
@@ -44,7 +45,7 @@ def entity(graph: nx.MultiDiGraph, label: str, text: str) -> str:
 
 
 def test_every_query_has_a_test_here():
-    tests = set(globals()) | set(vars(test_neo4j_relation_queries))
+    tests = set(globals()) | set(vars(test_neo4j_relation_queries)) | set(vars(test_neo4j_leaderboard_queries))
     assert {f"test_{query.name}" for query in list_queries()} <= tests
 
 

@@ -1,0 +1,84 @@
+"""The result finder (extract/results.py, component paperkg_results) in the shipped pipeline: what a sentence reports,
+with its metric, data set, method, kind and unit; numbers that are no result are none."""
+from __future__ import annotations
+
+import pytest
+
+from paperkg.core.schema import PaperRecord, ResultStatement
+from paperkg.extract.extraction import extract
+from paperkg.extract.pipeline import load_pipeline
+from paperkg.extract.result_datasets import language_pair
+from paperkg.extract.result_values import find_values
+
+
+@pytest.fixture(scope="module")
+def read():
+    nlp = load_pipeline()
+
+    def results(abstract: str) -> list[ResultStatement]:
+        [extraction] = extract(nlp, [PaperRecord(id="0000aaaa0000aaaa", abstract=abstract)])
+        return extraction.results
+    return results
+
+
+def text(part) -> str | None:
+    return part.text if part is not None else None
+
+
+def test_a_level_reached_with_its_metric_data_set_and_method(read):
+    abstract = "We propose FooMT for machine translation. FooMT achieves 28.4 BLEU on WMT14."
+    [result] = read(abstract)
+    assert (result.value, result.kind.value, result.unit) == ("28.4", "absolute", None)
+    assert (text(result.metric), text(result.dataset), text(result.method)) == ("BLEU", "WMT14", "FooMT")
+    assert result.proposed and abstract[result.start:result.end] == "28.4"
+
+
+def test_a_change_in_points(read):
+    [result] = read("We propose FooNet for image classification. FooNet improves accuracy on ImageNet by 2.1 points.")
+    assert (result.value, result.kind.value, result.unit, result.direction) == ("2.1", "change", "points", "up")
+    assert (text(result.metric), text(result.dataset)) == ("accuracy", "ImageNet")
+
+
+def test_a_relative_fall(read):
+    [result] = read("We propose FooMT. FooMT reduces WER by 15% relative to the baseline.")
+    assert (result.value, result.kind.value, result.unit, result.direction, result.relative) == (
+        "15", "change", "%", "down", True)
+
+
+def test_sample_sizes_years_model_sizes_and_settings_are_no_results(read):
+    assert read("We collect 1,233 images from 2019 and fine-tune a 7B model for 3 epochs with a threshold of "
+                "0.85.") == []
+
+
+def test_a_language_pair_is_no_data_set(read):
+    [result] = read("We propose FooMT for machine translation. FooMT achieves 28.4 BLEU on German-English.")
+    assert text(result.metric) == "BLEU" and result.dataset is None
+
+
+def test_respectively_gives_the_metrics_in_order(read):
+    found = read("We propose FooASR for speech recognition. FooASR reaches a WER and a CER of 12.5 and 4.3, "
+                 "respectively.")
+    assert [(r.value, text(r.metric)) for r in found] == [("12.5", "WER"), ("4.3", "CER")]
+
+
+def test_a_metric_name_holding_the_value_is_cut_before_it(read):
+    [result] = read("We propose FooMT. The system records BLEU 20.9 with the test set.")
+    assert (result.value, text(result.metric), result.split) == ("20.9", "BLEU", "test")
+
+
+@pytest.mark.parametrize("name, expected", [("German-English", True), ("En-De", True), ("English", True),
+                                            ("Russian to Chinese", True), ("WMT14 En-De", False),
+                                            ("IWSLT14", False), ("", False)])
+def test_language_pair(name, expected):
+    languages = frozenset({"english", "german", "russian", "chinese", "en", "de"})
+    assert language_pair(name, languages) is expected
+
+
+@pytest.mark.parametrize("sentence, values", [
+    ("rises from 37% to 95%", [("37%", True), ("95%", False)]),
+    ("gains of 9%-19% on GPT-4 and ROUGE-2", [("9%-19%", False)]),
+    ("a 7B model and CIFAR-10 at 2nd place", []),
+    ("scores between 0.13 and 0.73", [("0.13 and 0.73", False)]),
+])
+def test_values_in_the_characters(sentence, values):
+    assert [(value.text, value.start_of_move) for value in find_values(sentence)] == values
