@@ -15,7 +15,8 @@ from pathlib import Path
 import networkx as nx
 
 from paperkg.core.errors import PaperkgError
-from paperkg.core.schema import DEFAULT_MIN_CONFIDENCE, ENTITY_REL_TYPES, PAPER_REL_TYPES, RelType, relation_allowed
+from paperkg.core.schema import (DEFAULT_MIN_CONFIDENCE, ENTITY_REL_TYPES, PAPER_REL_TYPES, RESULT_REL_TYPES, RelType,
+                                 relation_allowed)
 from paperkg.graph.exports import read_graph
 
 
@@ -28,8 +29,8 @@ def misfits(path: Path | nx.MultiDiGraph,
     kinds: Counter[str] = Counter()
     bad = []
     for source, target, key, data in graph.edges(keys=True, data=True):
-        if RelType(key) in PAPER_REL_TYPES:
-            continue
+        if RelType(key) in PAPER_REL_TYPES or RelType(key) in RESULT_REL_TYPES:
+            continue  # a paper's role or a result's part: no entity-entity relation
         if data.get("confidence", 1.0) >= min_confidence:
             kinds[key] += 1
         if not relation_allowed(RelType(key), labels[source], labels[target]):

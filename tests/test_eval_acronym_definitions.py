@@ -96,8 +96,9 @@ def test_cli_scores_the_dev_set_and_names_wrong_input(tmp_path):
     assert failed.returncode != 0 and "bad.jsonl:1:" in failed.stderr + failed.stdout
     missing = run_cli("eval", "acronyms", str(tmp_path / "none.jsonl"), "--format", "defs", check=False)
     assert missing.returncode != 0 and "no such file" in missing.stderr + missing.stdout
-    wrong = run_cli("eval", "acronyms", str(DEV), "--format", "defs", "--system", "schwartz-hearst", check=False)
-    assert wrong.returncode != 0 and "SDU files only" in wrong.stderr + wrong.stdout
+    wrong = run_cli("eval", "acronyms", str(DEV), "--format", "defs", "--system", "schwartz-hearst-capitals",
+                    check=False)
+    assert wrong.returncode != 0 and "defs files only" in wrong.stderr + wrong.stdout
     scier = tmp_path / "scier.jsonl"
     scier.write_text('{"sentence": 3}\n', encoding="utf-8")
     failed = run_cli("eval", "acronyms", str(scier), "--format", "scier", check=False)

@@ -26,9 +26,9 @@ pytestmark = pytest.mark.neo4j
 
 def server_counts(target: Neo4jTarget) -> tuple[dict[str, int], dict[str, int]]:
     """Nodes per paperkg label and relationships per type, as the server has them."""
-    nodes = run_cypher(target, "MATCH (n:Paper|Method|Task|Dataset|Metric) "
+    nodes = run_cypher(target, "MATCH (n:Paper|Method|Task|Dataset|Metric|Result) "
                                "RETURN labels(n)[0] AS name, count(*) AS n")
-    rels = run_cypher(target, "MATCH (:Paper|Method|Task|Dataset|Metric)-[r]->() "
+    rels = run_cypher(target, "MATCH (:Paper|Method|Task|Dataset|Metric|Result)-[r]->() "
                               "RETURN type(r) AS name, count(*) AS n")
     return ({row["name"]: row["n"] for row in nodes}, {row["name"]: row["n"] for row in rels})
 

@@ -12,7 +12,7 @@ import pytest
 
 from build_helpers import write_papers
 from paperkg.api import build_graph
-from paperkg.core.schema import PAPER_REL_TYPES, RelType, relation_allowed
+from paperkg.core.schema import PAPER_REL_TYPES, RESULT_REL_TYPES, RelType, relation_allowed
 from paperkg.ingest.readers import read_records
 
 PAPERS = 1000
@@ -31,9 +31,11 @@ def corpus_graph(shared, tmp_path_factory):
 @pytest.mark.acceptance  # corpus scale: about 30 s of CPU, most of it the build
 def test_no_typed_edge_of_a_1000_abstract_corpus_build_breaks_its_type_s_end_labels(corpus_graph) -> None:
     labels = corpus_graph.nodes(data="label")
-    typed = Counter(key for _, _, key in corpus_graph.edges(keys=True) if RelType(key) not in PAPER_REL_TYPES)
-    broken = [(head, key, tail) for head, tail, key in corpus_graph.edges(keys=True)
-              if RelType(key) not in PAPER_REL_TYPES and not relation_allowed(RelType(key), labels[head], labels[tail])]
+    entity_edges = [(head, key, tail) for head, tail, key in corpus_graph.edges(keys=True)
+                    if RelType(key) not in PAPER_REL_TYPES and RelType(key) not in RESULT_REL_TYPES]
+    typed = Counter(key for _, key, _ in entity_edges)
+    broken = [(head, key, tail) for head, key, tail in entity_edges
+              if not relation_allowed(RelType(key), labels[head], labels[tail])]
     assert corpus_graph.number_of_nodes() > PAPERS
     assert typed[RelType.USED_FOR.value] > 0, typed  # the check meets the model's edges, not an empty set
     assert broken == []

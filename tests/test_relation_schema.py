@@ -5,8 +5,8 @@ from __future__ import annotations
 import networkx as nx
 
 from paperkg.core.schema import (DEFAULT_MIN_CONFIDENCE, ENTITY_REL_TYPES, PAPER_REL_TYPES, REL_ENDS, RELATION_FLOOR,
-                                 Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType, Role,
-                                 relation_allowed)
+                                 RESULT_REL_TYPES, Extraction, Mention, NodeLabel, PaperRecord, Relation, RelType,
+                                 Role, relation_allowed)
 from paperkg.viz.options import MIN_RELATION_CONFIDENCE
 from paperkg.admit.edge_confidence import Calibration
 from paperkg.admit.admission import admit, admit_all
@@ -14,7 +14,7 @@ from paperkg.graph.builder import GraphBuilder
 
 
 def test_every_entity_relation_type_declares_its_ends() -> None:
-    assert set(REL_ENDS) == set(RelType) - PAPER_REL_TYPES
+    assert set(REL_ENDS) == set(RelType) - PAPER_REL_TYPES - set(RESULT_REL_TYPES)
     assert RelType.SYNONYM_OF not in ENTITY_REL_TYPES
     assert relation_allowed(RelType.USED_FOR, NodeLabel.METHOD, NodeLabel.TASK)
     assert not relation_allowed(RelType.USED_FOR, NodeLabel.TASK, NodeLabel.METHOD)

@@ -45,8 +45,8 @@ def test_the_password_of_a_settings_object_is_not_in_its_repr(found):
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("[neo4j]\nport = 7687\n", "unknown setting '[neo4j] port'; known: pipeline, benchmarks, corpus, [neo4j] uri, "
-                               "user, password, database."),
+    ("[neo4j]\nport = 7687\n", "unknown setting '[neo4j] port'; known: pipeline, benchmarks, corpus, min_confidence, "
+                               "[neo4j] uri, user, password, database."),
     ("config_found = 'yes'\n", "unknown setting 'config_found'; known:"),
     ("sources = 'x'\n", "unknown setting 'sources'; known:"),
     ("neo4j_uri = 'bolt://x'\n", "unknown setting 'neo4j_uri'; known:"),

@@ -407,7 +407,8 @@ def saved_graph(tmp_path: Path) -> Path:
 
 def test_paperkg_view_re_renders_and_draws_focus_views(saved_graph: Path) -> None:
     run_cli("view", str(saved_graph))
-    assert sorted(p.name for p in saved_graph.parent.glob("*.html")) == ["graph.html", "papers.html"]
+    pages = sorted(p.name for p in saved_graph.parent.glob("*.html"))
+    assert pages == ["graph.html", "leaderboard.html", "papers.html"]
     run_cli("view", str(saved_graph), "--focus", "gts", "--depth", "1", "-o", str(saved_graph.parent / "gts.html"))
     assert _data((saved_graph.parent / "gts.html").read_text(encoding="utf-8"))["focus"] == GT_KEY
 

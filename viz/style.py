@@ -18,6 +18,7 @@ NODE_STYLES: dict[str, NodeStyle] = {  # legend order
     "Task": NodeStyle("#59A14F", "triangle"),
     "Dataset": NodeStyle("#F28E2B", "diamond"),
     "Metric": NodeStyle("#B07AA1", "star"),
+    "Result": NodeStyle("#76B7B2", "hexagon"),
 }
 UNKNOWN_NODE_STYLE = NodeStyle("#BAB0AC", "dot")
 
@@ -43,6 +44,11 @@ RELATION_STYLES: dict[str, RelationStyle] = {  # legend order
     "ADDRESSES": RelationStyle("paper addresses task", "#66A61E", False),
     "EVALUATES_ON": RelationStyle("paper evaluates on dataset", "#E6AB02", False),
     "MENTIONS": RelationStyle("paper mentions", "#C7C7C7", False),
+    "REPORTS": RelationStyle("paper reports result", "#76B7B2", False),
+    "FOR_METHOD": RelationStyle("result of method", "#4E9A96", True),
+    "ON_DATASET": RelationStyle("result on dataset", "#9CCFCB", True),
+    "WITH_METRIC": RelationStyle("result in metric", "#3A7F7B", True),
+    "ON_TASK": RelationStyle("result for task", "#B5DEDB", True),
 }
 UNKNOWN_RELATION_STYLE = RelationStyle("other relation", "#C7C7C7", False)
 
