@@ -15,6 +15,7 @@ the ones users added); every paper carries `paperkg_digest`.
 from __future__ import annotations
 
 import logging
+import socket
 import ssl
 import tempfile
 import time
@@ -22,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
+from urllib.parse import urlsplit
 
 import networkx as nx
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Session
@@ -202,7 +204,7 @@ def _server_errors(target: Neo4jTarget, retry_hint: str) -> Iterator[None]:
         raise PaperkgError(f"{_describe(target)} refused the credentials: check the user and "
                            "NEO4J_PASSWORD.", ExitCode.SERVER) from None
     except (ServiceUnavailable, SessionExpired) as error:
-        if _tls_refused(error):
+        if _tls_refused(error) or _tls_handshake_fails(target.uri):
             scheme = target.uri.partition("://")[0]
             raise PaperkgError(f"{_describe(target)} did not complete a TLS handshake: {scheme}:// asks for an "
                                f"encrypted connection and the server does not offer one (use "
@@ -231,6 +233,25 @@ def _tls_refused(error: BaseException) -> bool:
             return True
         pending += [*getattr(current, "exceptions", ()), *filter(None, (current.__cause__, current.__context__))]
     return False
+
+
+def _tls_handshake_fails(uri: str) -> bool:
+    """Whether an encrypted URI's server takes a connection but no TLS handshake: the driver's routing error
+    does not carry the SSL error before neo4j 6, so the handshake is tried once here (certificate unchecked)."""
+    parts = urlsplit(uri)
+    if "+s" not in parts.scheme or not parts.hostname:
+        return False
+    try:
+        connection = socket.create_connection((parts.hostname, parts.port or 7687), timeout=3)
+    except (OSError, ValueError):
+        return False  # nothing listens there: not reachable, whatever the scheme
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    try:
+        with connection, context.wrap_socket(connection, server_hostname=parts.hostname):
+            return False
+    except OSError:  # ssl.SSLError included
+        return True
 
 
 @contextmanager

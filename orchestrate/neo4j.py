@@ -3,6 +3,8 @@ table, a named query's parameters checked, its rows as a table, and close names 
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
+from functools import partial
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,11 +79,15 @@ def push_to_neo4j(graph: nx.MultiDiGraph, target: Neo4jTarget, err: Console, *, 
 
     total = graph.number_of_nodes() + graph.number_of_edges()
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("pushing", total=total)
+    with ExitStack() as stack:
+        on_batch: Callable[[int], None] | None = None
+        if err.is_terminal:  # off a terminal no Progress at all: a disabled one still prints a blank line (rich 13.8)
+            progress = stack.enter_context(Progress(*columns, console=err, transient=True))
+            task = progress.add_task("pushing", total=total)
+            on_batch = partial(progress.advance, task)
         try:
             report = push_graph(graph, target, replace=replace, source=source, bulk_import=bulk_import, trends=trends,
-                                on_batch=lambda done: progress.advance(task, done), batch_size=batch_size or None)
+                                on_batch=on_batch, batch_size=batch_size or None)
         except CountMismatch as mismatch:
             Console().print(counts_table(mismatch.report))
             raise
