@@ -156,9 +156,10 @@ def neo4j_target(neo4j_server: TestServer) -> Neo4jTarget:
 
 @pytest.fixture(scope="module", autouse=True)
 def neo4j_turn(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A module marked `neo4j` has the database to itself while it runs: the modules share one database,
-    and pytest-xdist (--dist loadfile) may hand two of them to two workers at once."""
-    if request.node.get_closest_marker("neo4j") is None:
+    """A module marked `neo4j`, or holding a test so marked, has the database to itself while it runs: the modules
+    share one database, and pytest-xdist (--dist loadfile) may hand two of them to two workers at once."""
+    if not any(item.get_closest_marker("neo4j") for item in request.session.items
+               if getattr(item, "module", None) is request.module):
         yield
         return
     with _held(tmp_path_factory, "neo4j-database"):
