@@ -11,6 +11,7 @@ from records import Term, build, paper
 
 from paperkg.core.schema import Extraction, ResultKind, ResultPart, ResultStatement
 from paperkg.graph.leaderboard import Leaderboards, best_by_year, compute_leaderboards
+from paperkg.viz.leaderboard_page import page_data
 
 M, T, D = "Method", "Task", "Dataset"
 ALPHA = ("We propose AlphaMT for machine translation. AlphaMT achieves 28.4 BLEU on WMT14. "
@@ -53,8 +54,8 @@ def mt_paper(paper_id: str, abstract: str, method: str, year: int) -> Extraction
 ABSOLUTE, CHANGE = ResultKind.ABSOLUTE, ResultKind.CHANGE
 
 
-@pytest.fixture(scope="module")
-def graph() -> nx.MultiDiGraph:
+def results_graph() -> nx.MultiDiGraph:
+    """Three MT papers' results on WMT14: BLEU and TER levels, BLEU changes, a dev split and an accuracy."""
     return build([
         with_results(mt_paper("a1a1a1a1a1a1a1a1", ALPHA, "AlphaMT", 2019),
                      ("28.4", "BLEU", "WMT14", ABSOLUTE, None, None), ("2.1", "BLEU", "WMT14", CHANGE, "points", None),
@@ -66,6 +67,11 @@ def graph() -> nx.MultiDiGraph:
                      ("19.5", "TER", "WMT14", ABSOLUTE, None, None), ("30.2", "BLEU", "WMT14", ABSOLUTE, None, None),
                      ("5.0", "BLEU", "WMT14", CHANGE, "points", None)),
     ])
+
+
+@pytest.fixture(scope="module")
+def graph() -> nx.MultiDiGraph:
+    return results_graph()
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +140,16 @@ def test_best_by_year_keeps_each_years_best(boards):
 def test_leaderboards_json_reads_back_the_same(boards):
     again = Leaderboards.from_json(boards.to_json(), "leaderboards.json")
     assert again.boards == boards.boards
+
+
+def test_the_page_of_a_large_corpus_keeps_the_subjects_with_most_results_and_counts_the_rest(boards):
+    [wmt] = boards.boards.values()
+    smaller = replace(wmt, key="dataset:iwslt", name="IWSLT", boards=wmt.boards[-1:])
+    subjects = [smaller, wmt]
+    full = page_data(subjects, "t")
+    assert "left_out" not in full and [s["key"] for s in full["subjects"]] == [wmt.key, smaller.key]
+    rows = sum(len(board.rows) for board in wmt.boards)
+    cut = page_data(subjects, "t", max_rows=rows)
+    assert [s["key"] for s in cut["subjects"]] == [wmt.key] and cut["left_out"] == 1
+    assert cut["results"] == wmt.results
+    assert page_data(subjects, "t", max_rows=0)["subjects"] == cut["subjects"]  # never an empty page

@@ -26,19 +26,38 @@ _ENV = Environment(loader=PackageLoader("paperkg.viz", "templates"),
                    autoescape=select_autoescape(default=True), keep_trailing_newline=True)
 
 
-def page_data(leaderboards: Iterable[Leaderboard], title: str, sort: str = "value") -> dict[str, Any]:
-    """What the page shows, as plain data: the subjects, most results first, with their boards and rows."""
-    subjects = sorted(leaderboards, key=lambda board: (-board.results, board.name.casefold(), board.key))
+PAGE_ROWS = 10_000  # rows one page holds (about 1 KB each, with its sentence): the subjects with most results first
+
+
+def page_data(leaderboards: Iterable[Leaderboard], title: str, sort: str = "value",
+              max_rows: int = PAGE_ROWS) -> dict[str, Any]:
+    """What the page shows, as plain data: the subjects, most results first, with their boards and rows; past
+    `max_rows` rows the rest is left out (counted in `left_out`; leaderboards.json and `paperkg leaderboard` hold
+    them), so a corpus of millions still gives a page a browser opens."""
+    ordered = sorted(leaderboards, key=lambda board: (-board.results, board.name.casefold(), board.key))
+    subjects: list[Leaderboard] = []
+    rows = 0
+    for subject in ordered:
+        size = sum(len(board.rows) for board in subject.boards)
+        if subjects and rows + size > max_rows:
+            break
+        subjects.append(subject)
+        rows += size
     labels = sorted({subject.label for subject in subjects})
-    return {"title": title, "results": len({row.result for s in subjects for b in s.boards for row in b.rows}),
-            "colours": {label: node_style(label).colour for label in labels},
-            "subjects": [{"key": s.key, "name": s.name, "label": s.label, "results": s.results,
-                          "boards": [_board(board, sort) for board in s.boards]} for s in subjects]}
+    results = len({row.result for s in subjects for b in s.boards for row in b.rows})
+    data: dict[str, Any] = {"title": title, "results": results,
+                            "colours": {label: node_style(label).colour for label in labels},
+                            "subjects": [{"key": s.key, "name": s.name, "label": s.label, "results": s.results,
+                                          "boards": [_board(board, sort) for board in s.boards]} for s in subjects]}
+    if len(subjects) < len(ordered):
+        data["left_out"] = len(ordered) - len(subjects)
+    return data
 
 
-def write_leaderboard_page(leaderboards: Iterable[Leaderboard], path: Path, title: str, sort: str = "value") -> None:
+def write_leaderboard_page(leaderboards: Iterable[Leaderboard], path: Path, title: str, sort: str = "value",
+                           max_rows: int = PAGE_ROWS) -> None:
     """Write leaderboard.html at `path` atomically; the same leaderboards give the same bytes."""
-    data = page_data(leaderboards, title, sort)
+    data = page_data(leaderboards, title, sort, max_rows)
     html = _ENV.get_template("leaderboard.html.j2").render(
         data=data, title=title,
         page_js=inline_text(page_script(_TEMPLATES / "leaderboard", "leaderboard.mjs", "startLeaderboard"), "script",

@@ -38,4 +38,6 @@ test("the filter keeps names holding its text, any case; the header counts", () 
   assert.equal(plural(1, "result"), "1 result");
   assert.equal(summaryText({ subjects: [{}, {}], results: 5 }), "2 tasks and data sets, 5 results");
   assert.equal(summaryText({ subjects: [{}], results: 1 }), "1 task or data set, 1 result");
+  assert.equal(summaryText({ subjects: [{}], results: 3, left_out: 7 }),
+    "1 task or data set, 3 results (those with the most results; 7 more in leaderboards.json and paperkg leaderboard NAME)");
 });

@@ -36,8 +36,12 @@ export function keeps(subject, text) {
   return text === "" || subject.name.toLowerCase().indexOf(text.toLowerCase()) >= 0;
 }
 
-// The header: how many tasks and data sets, how many results.
+// The header: how many tasks and data sets, how many results; and how many a large corpus left off the page.
 export function summaryText(data) {
   var count = data.subjects.length;
-  return count + (count === 1 ? " task or data set, " : " tasks and data sets, ") + plural(data.results, "result");
+  var text = count + (count === 1 ? " task or data set, " : " tasks and data sets, ") + plural(data.results, "result");
+  if (data.left_out) {
+    text += " (those with the most results; " + data.left_out + " more in leaderboards.json and paperkg leaderboard NAME)";
+  }
+  return text;
 }
