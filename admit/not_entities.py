@@ -12,12 +12,15 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
+from paperkg.core.canonical import canonical_name, match_form
+
 NAMES_FILE = "not_entities.txt"
 KINDS = ("organisation", "product", "law", "venue", "biomedical", "disease", "material", "not-a-thing")
 
 
 class NotEntities(NamedTuple):
-    """Whole names, last words and patterns, each with its kind."""
+    """Whole names (by their canonical match form, so a plural or hyphenated form is the same name), last words
+    and patterns, each with its kind."""
 
     names: dict[str, str]
     heads: dict[str, str]
@@ -43,8 +46,10 @@ class NotEntities(NamedTuple):
             value = value.strip()
             if how == "regex":
                 patterns.append((re.compile(value, re.IGNORECASE), kind))
+            elif how == "head":
+                heads[value.lower()] = kind
             else:
-                (heads if how == "head" else names)[value.lower()] = kind
+                names[_form(value)] = kind
         return cls(names, heads, tuple(patterns))
 
 
@@ -59,9 +64,15 @@ def kind_of(name: str) -> str | None:
     """The kind of non-entity a name is ('venue', 'disease', 'not-a-thing', ...), or None for a possible entity."""
     lists = shipped_lists()
     lower = " ".join(name.lower().split())
-    if lower in lists.names:
-        return lists.names[lower]
+    if _form(lower) in lists.names:
+        return lists.names[_form(lower)]
     for pattern, kind in lists.patterns:
         if pattern.fullmatch(lower):
             return kind
     return lists.heads.get(lower.rsplit(" ", 1)[-1])
+
+
+def _form(name: str) -> str:
+    """The form a listed name and a mention's name are compared in: 'machine-learning models' is 'machine learning
+    model'."""
+    return match_form(canonical_name(name))
