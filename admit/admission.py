@@ -84,7 +84,7 @@ def admitted_name(mention: Mention, hyphenated: dict[str, str]) -> tuple[Admitte
     if cleaned is None or mention.label is None:
         return None, "no-name" if cleaned is None else "no-type"
     name, rule = cleaned.name, cleaned.rule or rule
-    refusal = kind_of(name) or (mention.acronym and kind_of(mention.acronym)) or (
+    refusal = kind_of(name) or kind_of(mention.text) or (mention.acronym and kind_of(mention.acronym)) or (
         mention.source not in KEEPS_COORDINATION and coordination(name))
     if refusal:
         return None, refusal

@@ -1,5 +1,6 @@
 """Names that are no entity of the schema: an organisation, a product, a law, a venue, a gene or receptor, a
-disease, a material, or no thing at all (an adjective, a dimension or colour word, a bare generic word, a property).
+disease, a material, a language, or no thing at all (an adjective, a dimension or colour word, a bare generic word,
+a property).
 
 Such a mention is no Method, Task, Dataset or Metric whatever its sentence says ("GDPR", "COLING 2025", "HER2",
 "Three-dimensional", "AI"); it stays in the extraction record and admission's refusal table with its kind as
@@ -15,7 +16,8 @@ from typing import NamedTuple
 from paperkg.core.canonical import canonical_name, match_form
 
 NAMES_FILE = "not_entities.txt"
-KINDS = ("organisation", "product", "law", "venue", "biomedical", "disease", "material", "not-a-thing")
+KINDS = ("organisation", "product", "law", "venue", "biomedical", "disease", "material", "language", "not-a-thing")
+LANGUAGES_FILE = "results/languages.txt"  # the result finder's list (paperkg.extract data): names, and codes left out
 
 
 class NotEntities(NamedTuple):
@@ -55,8 +57,14 @@ class NotEntities(NamedTuple):
 
 @lru_cache(maxsize=1)
 def shipped_lists() -> NotEntities:
-    """The lists shipped in paperkg/admit/data/."""
-    return NotEntities.parse((resources.files("paperkg.admit") / "data" / NAMES_FILE).read_text(encoding="utf8"))
+    """The lists shipped in paperkg/admit/data/, and the language names of paperkg/extract/data/ ('English' alone
+    is a language, no data set; its two-letter codes are left out: 'ML' is no Malayalam)."""
+    lists = NotEntities.parse((resources.files("paperkg.admit") / "data" / NAMES_FILE).read_text(encoding="utf8"))
+    languages = (resources.files("paperkg.extract") / "data" / LANGUAGES_FILE).read_text(encoding="utf8")
+    for line in languages.splitlines():
+        if len(line.strip()) > 2 and not line.startswith("#"):
+            lists.names.setdefault(_form(line.strip()), "language")
+    return lists
 
 
 @lru_cache(maxsize=1 << 16)  # names repeat across papers

@@ -24,6 +24,7 @@ from paperkg.admit.records import NAME_REASONS
     ("AI", "not-a-thing"), ("AI system", "not-a-thing"), ("robustness", "not-a-thing"),
     ("computational efficiency", "not-a-thing"), ("machine-learning models", "not-a-thing"),
     ("Machine Learning Models", "not-a-thing"), ("AI systems", "not-a-thing"), ("Recommendations", "not-a-thing"),
+    ("English", "language"), ("Tamil", "language"),
 ])
 def test_a_name_outside_the_schema_has_its_kind(name, kind):
     assert kind_of(name) == kind
@@ -32,7 +33,7 @@ def test_a_name_outside_the_schema_has_its_kind(name, kind):
 @pytest.mark.parametrize("name", [
     "WMT22", "CoNLL-2003", "breast cancer detection", "receptor modelling", "tumor segmentation", "BERT",
     "question answering", "AI agent", "3D Gaussian Splatting", "RGB-D SLAM", "accuracy", "fairness",
-    "recommendation", "news recommendations", "Cityscapes",
+    "recommendation", "news recommendations", "Cityscapes", "English Wikipedia", "ML", "IT", "German-English",
 ])
 def test_an_entity_that_only_contains_such_a_word_is_no_refusal(name):
     assert kind_of(name) is None

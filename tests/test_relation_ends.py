@@ -94,9 +94,9 @@ def _mention(text: str, label: NodeLabel, start: int, role: Role | None = None) 
 
 
 def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
-    text = "ZentaNet improves blorb efficiency and quorb parsing on English and on GlarbBank."
+    text = "ZentaNet improves blorb efficiency and quorb parsing on Slavic languages and on GlarbBank."
     names = [("ZentaNet", NodeLabel.METHOD), ("blorb efficiency", NodeLabel.TASK), ("quorb parsing", NodeLabel.TASK),
-             ("English", NodeLabel.DATASET), ("GlarbBank", NodeLabel.DATASET)]
+             ("Slavic languages", NodeLabel.DATASET), ("GlarbBank", NodeLabel.DATASET)]
     entities = [_mention(name, label, text.index(name)) for name, label in names]
     relations = [Relation(RelType.USED_FOR, 0, 1, 0, "model", 0.9), Relation(RelType.USED_FOR, 0, 2, 0, "model", 0.9),
                  Relation(RelType.EVALUATED_ON, 0, 3, 0, "model", 0.9),
@@ -108,7 +108,7 @@ def test_the_builder_writes_no_typed_edge_to_a_refused_end_but_keeps_the_node():
     typed = sorted((u, k, v) for u, v, k in graph.edges(keys=True) if RelType(k) not in PAPER_REL_TYPES)
     assert typed == [("method:zentanet", "EVALUATED_ON", "dataset:glarbbank"),
                      ("method:zentanet", "USED_FOR", "task:quorb parsing")]
-    assert "task:blorb efficiency" in graph and "dataset:english" in graph
+    assert "task:blorb efficiency" in graph and "dataset:slavic languages" in graph
 
 
 @pytest.mark.parametrize("abstract, text, label, refusal", [
