@@ -72,8 +72,8 @@ def kind_of(name: str) -> str | None:
     """The kind of non-entity a name is ('venue', 'disease', 'not-a-thing', ...), or None for a possible entity."""
     lists = shipped_lists()
     lower = " ".join(name.lower().split())
-    if _form(lower) in lists.names:
-        return lists.names[_form(lower)]
+    if (form := _form(lower)) in lists.names:
+        return lists.names[form]
     for pattern, kind in lists.patterns:
         if pattern.fullmatch(lower):
             return kind
