@@ -1,6 +1,6 @@
 """Names that are no entity of the schema: an organisation, a product, a law, a venue, a gene or receptor, a
-disease, a material, a language, or no thing at all (an adjective, a dimension or colour word, a bare generic word,
-a property).
+disease, a material, a language, an instrument (hardware, a sensor, an imaging modality), or no thing at all (an
+adjective, a dimension or colour word, a bare generic word, a property).
 
 Such a mention is no Method, Task, Dataset or Metric whatever its sentence says ("GDPR", "COLING 2025", "HER2",
 "Three-dimensional", "AI"); it stays in the extraction record and admission's refusal table with its kind as
@@ -16,7 +16,8 @@ from typing import NamedTuple
 from paperkg.core.canonical import canonical_name, match_form
 
 NAMES_FILE = "not_entities.txt"
-KINDS = ("organisation", "product", "law", "venue", "biomedical", "disease", "material", "language", "not-a-thing")
+KINDS = ("organisation", "product", "law", "venue", "biomedical", "disease", "material", "language", "instrument",
+         "not-a-thing")
 LANGUAGES_FILE = "results/languages.txt"  # the result finder's list (paperkg.extract data): names, and codes left out
 
 

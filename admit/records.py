@@ -74,6 +74,7 @@ NAME_REASONS = {
     "biomedical": "a gene, protein or receptor ('HER2', 'estrogen receptor')",
     "disease": "a disease ('breast cancer')",
     "material": "a material ('graphene')",
+    "instrument": "hardware, a sensor or an imaging modality ('GPU', 'LiDAR', 'MRI')",
     "not-a-thing": "an adjective, dimension or colour word, a bare generic word or a property ('Three-dimensional', "
                    "'RGB', 'AI', 'robustness')",
     "coordination": "two terms joined by 'and' or 'or' ('question answering and summarization')",

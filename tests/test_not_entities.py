@@ -24,7 +24,10 @@ from paperkg.admit.records import NAME_REASONS
     ("AI", "not-a-thing"), ("AI system", "not-a-thing"), ("robustness", "not-a-thing"),
     ("computational efficiency", "not-a-thing"), ("machine-learning models", "not-a-thing"),
     ("Machine Learning Models", "not-a-thing"), ("AI systems", "not-a-thing"), ("Recommendations", "not-a-thing"),
-    ("English", "language"), ("Tamil", "language"),
+    ("English", "language"), ("Tamil", "language"), ("GPUs", "instrument"), ("LiDAR", "instrument"),
+    ("Magnetic resonance imaging", "instrument"), ("computed tomography", "instrument"),
+    ("BERT-based models", "not-a-thing"), ("Transformer-based model", "not-a-thing"), ("classifiers", "not-a-thing"),
+    ("APIs", "not-a-thing"), ("part-of-speech", "not-a-thing"), ("decision making", "not-a-thing"),
 ])
 def test_a_name_outside_the_schema_has_its_kind(name, kind):
     assert kind_of(name) == kind
@@ -34,6 +37,7 @@ def test_a_name_outside_the_schema_has_its_kind(name, kind):
     "WMT22", "CoNLL-2003", "breast cancer detection", "receptor modelling", "tumor segmentation", "BERT",
     "question answering", "AI agent", "3D Gaussian Splatting", "RGB-D SLAM", "accuracy", "fairness",
     "recommendation", "news recommendations", "Cityscapes", "English Wikipedia", "ML", "IT", "German-English",
+    "part-of-speech tagging", "GPU kernel fusion", "MRI reconstruction", "LLM-based agents", "CT",
 ])
 def test_an_entity_that_only_contains_such_a_word_is_no_refusal(name):
     assert kind_of(name) is None
