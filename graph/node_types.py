@@ -15,7 +15,7 @@ is the same however the mentions are grouped (one machine or partitions of a Das
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
@@ -25,13 +25,15 @@ from paperkg.core.canonical import group_form
 from .resolve import vote_label
 
 SHAPES_FILE, LEXICON_FILE = "name_shapes.txt", "type_lexicon.tsv"
-SHAPE_KINDS = ("dataset-end", "dataset-year", "metric-end", "metric", "not-metric", "model-family")
+SHAPE_KINDS = ("dataset-end", "dataset-year", "metric-end", "metric", "dataset", "method", "not-metric", "model-family")
+WHOLE_NAME_TYPES = {"metric": "Metric", "dataset": "Dataset", "method": "Method"}  # kind -> the type of such a name
 # a model's size in parameters ('8B', '1.5B', '27B'); millions are left out: 'Hachimi-1M' counts examples
 _SIZE = re.compile(r"(?:^|[\s-])\d+(?:\.\d+)?[BT](?:$|[\s-])")
 _VARIANT = re.compile(r"-[A-Z0-9]{1,4}$")  # 'LongMemEval-RR', 'MT-Bench-101'
 _WORD_SPLIT = re.compile(r"[\s-]+")
 # Method or Task depends on what a paper does with the thing ('data augmentation'): the mentions' vote decides
 AMBIGUOUS = frozenset({"Method", "Task"})
+ACTIVITY_ENDINGS = ("tion", "sion", "ment", "ing", "ance", "ence", "ysis", "val", "sal", "wal")
 _YEAR = re.compile(r"([a-z]+)[\s-]?'?(?:19|20)?\d\d")
 
 
@@ -41,7 +43,7 @@ class NameShapes(NamedTuple):
     dataset_ends: tuple[str, ...]
     dataset_years: frozenset[str]
     metric_ends: tuple[str, ...]
-    metrics: frozenset[str]
+    whole_names: dict[str, str]      # a whole name (lower case) -> its type, whatever the sentence says
     not_metrics: frozenset[str]
     model_families: frozenset[str]
 
@@ -56,8 +58,8 @@ class NameShapes(NamedTuple):
             if kind not in words or not word.strip():
                 raise ValueError(f"{source}, line {number}: expected 'kind<TAB>word' with kind one of {SHAPE_KINDS}.")
             words[kind].append(word.strip().lower())
-        return cls(tuple(words["dataset-end"]), frozenset(words["dataset-year"]), tuple(words["metric-end"]),
-                   frozenset(words["metric"]),
+        whole = {word: label for kind, label in WHOLE_NAME_TYPES.items() for word in words[kind]}
+        return cls(tuple(words["dataset-end"]), frozenset(words["dataset-year"]), tuple(words["metric-end"]), whole,
                    frozenset(words["not-metric"]), frozenset(words["model-family"]))
 
 
@@ -81,8 +83,9 @@ def shape_label(name: str) -> str | None:
     shapes = shipped_shapes()
     lower = " ".join(name.lower().split())
     forms = {" ".join(name.split()), _VARIANT.sub("", " ".join(name.split()))}  # 'LongMemEval-RR' without '-RR'
-    if {form.lower() for form in forms} & shapes.metrics:
-        return "Metric"
+    for form in sorted(forms):
+        if (label := shapes.whole_names.get(form.lower())) is not None:
+            return label
     if any(_made_with(form, end) for form in forms for end in shapes.dataset_ends):
         return "Dataset"
     if (year := _YEAR.fullmatch(lower)) and year.group(1) in shapes.dataset_years:
@@ -108,6 +111,15 @@ def _made_with(name: str, end: str) -> bool:
     return before in " -" or written[:1].isupper() and before.isalnum() or written.isupper()
 
 
+def _names_an_activity(names: Iterable[str]) -> bool:
+    """The names are one common word naming an action, written in lower case somewhere ('retrieval',
+    'Retrieval'; 'segmentation'): no data set, which the field names with a proper name, whatever the
+    sentences' 'on retrieval' say."""
+    words = {name.lower() for name in names}
+    return len(words) == 1 and (word := words.pop()).isalpha() and word.endswith(ACTIVITY_ENDINGS) \
+        and any(name.islower() for name in names)
+
+
 def lexicon_label(name: str, lexicon: Mapping[str, str] | None = None) -> str | None:
     """The one type the training data gives the name, or None when it does not know it (or is of two minds)."""
     return (shipped_lexicon() if lexicon is None else lexicon).get(group_form(name))
@@ -117,13 +129,18 @@ def decide_label(votes: Mapping[str, float], names: Mapping[str, set[str]],
                  lexicon: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(type, evidence) of a node whose mentions vote `votes` and whose names are `names` (name -> papers using
     it): the shape of its most used name with a shape, else the training lexicon's type of its most used known
-    name (unless it and the vote are Method and Task, which the mentions' context decides), else the vote.
-    Evidence: 'shape', 'lexicon' or 'vote'."""
+    name (unless it and the vote are Method and Task, which the mentions' context decides), else the vote, in
+    which a common word naming an action is no Dataset. Evidence: 'shape', 'lexicon' or 'vote'."""
     ranked = sorted(names, key=lambda name: (-len(names[name]), name))
+    lower = {name for name in names if name.islower()}
     for name in ranked:
+        if name.isupper() and name.lower() in lower:
+            continue  # a lower-case name in capitals ('RETRIEVAL' of a title): its shape is no name's
         if (label := shape_label(name)) is not None:
             return label, "shape"
     voted = vote_label(votes)
+    if voted == "Dataset" and _names_an_activity(names):
+        voted = vote_label({label: weight for label, weight in votes.items() if label != "Dataset"} or {"Task": 1.0})
     for name in ranked:
         if (label := lexicon_label(name, lexicon)) is not None:
             return (voted, "vote") if {label, voted} <= AMBIGUOUS else (label, "lexicon")

@@ -24,7 +24,9 @@ from paperkg.graph.node_types import NameShapes, decide_label, shape_label
     # metrics the position made Methods
     ("COMET", "Metric"), ("Read-Recall", "Metric"), ("Valid Consumption Rate", "Metric"), ("precision", "Metric"),
     ("BLEU-4", "Metric"), ("ROUGE-L", "Metric"), ("BERTScore", "Metric"), ("attack success rate", "Metric"),
-    ("Gini Index", "Metric"),
+    ("Gini Index", "Metric"), ("FPS", "Metric"), ("frames per second", "Metric"),
+    # whole names the thing types: a resource of data, a technique
+    ("knowledge graph", "Dataset"), ("Knowledge Bases", "Dataset"), ("pruning", "Method"), ("quantization", "Method"),
 ])
 def test_a_name_shape_says_its_type(name, label):  # None: a data set's size in examples says nothing
     assert shape_label(name) == label
@@ -44,6 +46,16 @@ def test_the_shape_and_the_lexicon_outrank_the_vote_but_method_or_task_is_the_vo
     assert decide_label({"Method": 5.0}, {"relation extraction": {"p1"}}, lexicon) == ("Method", "vote")
     assert decide_label({"Method": 1.0, "Task": 2.0}, {"zorb parsing": {"p1"}}, lexicon) == ("Task", "vote")
 
+
+
+def test_a_common_word_naming_an_action_is_no_dataset_whatever_the_vote():
+    assert decide_label({"Dataset": 5.0, "Task": 1.0}, {"retrieval": {"p1"}, "Retrieval": {"p2", "p3"}}, {}) == \
+        ("Task", "vote")
+    assert decide_label({"Dataset": 5.0}, {"segmentation": {"p1"}}, {}) == ("Task", "vote")
+    assert decide_label({"Dataset": 5.0, "Method": 1.0}, {"Wikipedia": {"p1"}}, {}) == ("Dataset", "vote")
+    assert decide_label({"Dataset": 5.0}, {"Parsing": {"p1"}}, {}) == ("Dataset", "vote")  # only as a title word
+    assert decide_label({"Dataset": 5.0}, {"retrieval": {"p1"}, "RETRIEVAL": {"p2", "p3"}}, {}) == ("Task", "vote")
+    assert decide_label({"Method": 5.0}, {"XGLUE": {"p1"}}, {}) == ("Dataset", "shape")
 
 def test_the_training_lexicon_lists_a_name_one_type_dominates():
     from collections import Counter
