@@ -189,13 +189,19 @@ class EntityAssembler(DataComponent):
                                   self.cues.vague_heads)
 
     def _rule_candidates(self, doc: Doc, model_labels: list[str | None]) -> Iterator[Candidate]:
-        lexicon = {(s.start, s.end): s for s in doc.spans.get(self.lexicon_key, [])}
+        found = doc.spans.get(self.lexicon_key, [])
+        lexicon = {(s.start, s.end): s for s in found}
+        other_sense: set[str] = set()  # short forms the paper defines as another thing than the lexicon's
 
         def typed(long: Span, short: Span) -> tuple[str, str, str]:
-            """(source, label, canonical) of an acronym pair: the lexicon's if it knows either part."""
+            """(source, label, canonical) of an acronym pair: the lexicon's if it knows the long form, or the
+            short form with a long form of the same words; the paper's own definition otherwise ('MAE' that
+            a paper defines as masked autoencoders is not the lexicon's mean absolute error)."""
             known = lexicon.get((long.start, long.end)) or lexicon.get((short.start, short.end))
-            if known:
+            if known and not _defines_other_sense(long, short, known, found):
                 return "lexicon", known.label_, known.kb_id_
+            if known:
+                other_sense.update({short.text, short.text.rstrip("s")})
             label = (_majority(model_labels[long.start:long.end]) or _majority(model_labels[short.start:short.end])
                      or self.head_nouns.label_of(long) or UNTYPED)
             return "acronym", label, long.text
@@ -208,8 +214,9 @@ class EntityAssembler(DataComponent):
                 for part in parts:
                     yield Candidate(part.start, part.end, source, label, canonical, short.text,
                                     long_form=part is long and record.kind == "definition")
-        for span in doc.spans.get(self.lexicon_key, []):
-            yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
+        for span in found:
+            if span.text not in other_sense:
+                yield Candidate(span.start, span.end, "lexicon", span.label_, span.kb_id_, span.id_ or None)
         for key in self.cue_keys:
             for span in doc.spans.get(key, []):
                 yield Candidate(span.start, span.end, "cue", span.label_)
@@ -362,6 +369,22 @@ def _names_something(token) -> bool:
     """A token that makes a phrase specific: a name shape (FrameNet, BERT, 3D) or a capitalised word
     that does not just start the sentence (the WSJ corpus, Chinese-to-English translation)."""
     return name_kind(token.text) is not None or (token.text[:1].isupper() and not token.is_sent_start)
+
+
+def _defines_other_sense(long: Span, short: Span, known: Span, lexicon: list[Span]) -> bool:
+    """Whether a definition's long form names another thing than the lexicon entry found on it or its short
+    form: the entry names the short form's long form ('MAE': mean absolute error), not the short form itself
+    ('BERT'), no span of that entry lies within the long form and their words differ."""
+    if long.start <= known.start and known.end <= long.end or _words(known.kb_id_) == _words(short.text):
+        return False
+    if any(s.kb_id_ == known.kb_id_ and long.start <= s.start and s.end <= long.end for s in lexicon):
+        return False
+    return _words(long.text) != _words(known.kb_id_)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A name's words for comparing two spellings: lower case, letters and digits, no plural s."""
+    return tuple(word.removesuffix("s") for word in re.findall(r"[0-9a-z]+", text.lower()))
 
 
 def _majority(labels: list[str | None]) -> str | None:

@@ -26,6 +26,18 @@ def test_lexicon_matches_case_and_plural(nlp):
     assert ("ImageNet", "Dataset", "ImageNet") in found
 
 
+def test_a_paper_defining_a_lexicon_acronym_as_another_thing_keeps_its_own_sense(nlp):
+    doc = nlp("Self-supervised learning with masked autoencoders (MAEs) is strong. Compared to MAE, our model "
+              "is better.")
+    names = {(e.text, e._.paperkg_canonical) for e in doc.spans["entities"]}
+    assert {("masked autoencoders", "masked autoencoders"), ("MAE", "masked autoencoders")} <= names
+    doc = nlp("Bidirectional Encoder Representations from Transformers (BERT) is fine-tuned. BERT is strong.")
+    assert {(e.text, e._.paperkg_canonical) for e in doc.spans["entities"] if e.text == "BERT"} == {("BERT", "BERT")}
+    doc = nlp("We report the mean absolute errors (MAEs) of depth. Our method lowers MAE by 10%.")
+    assert {(e.text, e._.paperkg_canonical) for e in doc.spans["entities"]} >= {
+        ("mean absolute errors", "mean absolute error"), ("MAE", "mean absolute error")}
+
+
 @pytest.mark.parametrize("sentence, dataset", [
     ("PACT is trained on 40k hours of unlabeled audio and tested on LibriSpeech.", "LibriSpeech"),
     ("The encoder is pretrained on African languages and evaluated on the MasakhaNER dataset.", "MasakhaNER"),
