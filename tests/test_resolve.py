@@ -250,7 +250,7 @@ def test_a_definition_cut_short_joins_the_definition_it_was_cut_from():
                _record("cut", [_defines("KB", "Klingon", "Method")])]
     graph = _finalize(records)
     assert "method:klingon" not in graph and graph.has_edge("paper:cut", "method:klingon bard")
-    assert graph.nodes["task:knowledge base"]["papers"] == 20
+    assert graph.nodes["dataset:knowledge base"]["papers"] == 20
 
 
 def test_a_shorter_definition_that_spells_the_short_form_is_no_cut_but_a_term_of_its_own():
