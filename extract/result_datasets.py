@@ -58,6 +58,14 @@ def language_pair(name: str, languages: frozenset[str]) -> bool:
     return bool(parts) and all(part in languages for part in parts)
 
 
+def model_name(name: str, families: frozenset[str]) -> bool:
+    """Whether a name starts with a model family's name ('Flan-T5', 'GPT-4o', 'Qwen2.5-VL', 'Gemma3', 'BART'): a
+    model, no data set, though the pipeline may type it one."""
+    lower = name.strip().lower()
+    return any(lower.startswith(family) and _FAMILY_END.match(lower, len(family)) for family in families)
+
+
+_FAMILY_END = re.compile(r"$|[\d\-./: ]")
 _ON_WORDS = frozenset({"on", "for"})
 _AFTER_A_BENCHMARK = frozenset({",", ".", ";", ":", "and", "or", ")", "(", "dataset", "datasets", "benchmark",
                                 "benchmarks", "respectively", "test", "dev", "set", "sets", "split", "while", "with",

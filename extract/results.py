@@ -28,7 +28,7 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features
 from .result_cues import ResultCues
-from .result_datasets import language_pair, named_on, shared_task_spans, title_shared_task
+from .result_datasets import language_pair, model_name, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
@@ -36,7 +36,7 @@ from .result_values import Value, find_values
 SPANS_KEY = "results"  # the default of the spans_key setting
 RESULT_FILES = {"cues": "results/cues.json", "metrics": "results/metrics.txt",
                 "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json",
-                "languages": "results/languages.txt"}
+                "languages": "results/languages.txt", "model_families": "results/model_families.txt"}
 _DIGIT = re.compile(r"\d")
 _NAMED_LABELS = (NodeLabel.METHOD.value, NodeLabel.DATASET.value)
 _EQUALS = re.compile(r"(?<![\w@.\-])([A-Za-z][\w@.\-]*)\s?[=:]\s?$")
@@ -69,6 +69,7 @@ class ResultFinder(DataComponent):
         self.generic_metrics = frozenset(data.words(names["generic_metrics"]))
         self.metric_words = data.words(names["metrics"])
         self.languages = data.words(names["languages"])
+        self.model_families = data.words(names["model_families"])
         self.modifier_stops = (self.cues.metric_stops | self.cues.result_verbs | self.cues.compare_words
                                | self.cues.comparatives)
 
@@ -119,15 +120,20 @@ class ResultFinder(DataComponent):
         metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value],
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
-        datasets = [e for e in entities if (e.label_ == NodeLabel.DATASET.value or (
-                        e.label_ == NodeLabel.METHOD.value and not e._.paperkg_proposed and named_on(e)))
-                    and not language_pair(e.text, self.languages)
+        datasets = [e for e in entities if self.names_data(e)
                     and not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
                      if not any(span.start < d.end and d.start < span.end for d in datasets)]
         return SentenceContext(words, position, values, value_spans, metrics, entities,
                                sorted(datasets, key=lambda span: span.start))
+
+    def names_data(self, mention: Span) -> bool:
+        """Whether an entity mention names a data set: one typed Dataset, or a benchmark-shaped name after 'on' the
+        pipeline typed a Method (not the paper's own); no language or language pair alone, no model ('Flan-T5')."""
+        return (mention.label_ == NodeLabel.DATASET.value or (
+            mention.label_ == NodeLabel.METHOD.value and not mention._.paperkg_proposed and named_on(mention))) \
+            and not language_pair(mention.text, self.languages) and not model_name(mention.text, self.model_families)
 
     def _sentence_results(self, doc: Doc, position: int, sent: Span, paper: _Paper,
                           before: Part) -> Iterator[tuple[Span, ResultRecord]]:
@@ -149,7 +155,7 @@ class ResultFinder(DataComponent):
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))
             if metric[0] < 0:
                 metric = before  # the last metric reported ('... BLEU', then 'a relative gain of 21%')
-            dataset = attach_dataset(ctx, k) or paper.own_dataset
+            dataset = attach_dataset(ctx, k) or paper.own_dataset or paper.earlier_dataset(sent, self.names_data)
             named = attach_method(ctx, k, self.cues)
             method = named or (None if value.start_of_move else paper.own_method)
             task = min(tasks, key=lambda t: abs(t.start - ctx.spans[k].start)) if tasks else paper.main_task
@@ -195,6 +201,19 @@ def _last_metric(records: list[ResultRecord]) -> Part:
     return -1, -1, -1
 
 
+_DATA_WORDS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "corpus", "set", "split", "suite"})
+_ON_WORDS = frozenset({"on", "using", "from"})
+
+
+def _evaluated_on(mention: Span) -> bool:
+    """A data set named as what is evaluated on: 'on' or 'using' shortly before it, or 'dataset', 'benchmark' and
+    the like right after it or at its end ('We evaluate on the IMDB sentiment analysis dataset', 'On ImageNet')."""
+    doc = mention.doc
+    if mention[-1].lower_ in _DATA_WORDS or (mention.end < len(doc) and doc[mention.end].lower_ in _DATA_WORDS):
+        return True
+    return any(token.lower_ in _ON_WORDS for token in doc[max(mention.sent.start, mention.start - 3):mention.start])
+
+
 def _in_name(value: Value, names: list[tuple[int, int]]) -> bool:
     """A whole number without a unit inside a method's, task's or data set's name ('WMT 2014', 'Llama 2') is the
     name's."""
@@ -232,6 +251,17 @@ class _Paper:
     def in_sentence(self, sent: Span) -> list[Span]:
         """The entity mentions starting in a sentence."""
         return self.entities[bisect_left(self.starts, sent.start):bisect_left(self.starts, sent.end)]
+
+    def earlier_dataset(self, sent: Span, names_data: Callable[[Span], bool]) -> Span | None:
+        """The data set of the nearest earlier sentence that names one ('We evaluate on IMDB.', then '82.38%'),
+        None when that sentence names two or more ('on A and B': which one is not said)."""
+        found: list[Span] = []
+        for mention in reversed(self.entities[:bisect_left(self.starts, sent.start)]):
+            if found and mention.end <= found[0].sent.start:
+                break
+            if names_data(mention) and _evaluated_on(mention):
+                found.append(mention)
+        return found[0] if len({mention.text.lower() for mention in found}) == 1 else None
 
     def part(self, span: Span | None) -> Part:
         """(start, end, entity index) of a part: the index of the mention it is, else of the longest mention

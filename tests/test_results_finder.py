@@ -7,7 +7,7 @@ import pytest
 from paperkg.core.schema import PaperRecord, ResultStatement
 from paperkg.extract.extraction import extract
 from paperkg.extract.pipeline import load_pipeline
-from paperkg.extract.result_datasets import language_pair
+from paperkg.extract.result_datasets import language_pair, model_name
 from paperkg.extract.result_values import find_values
 
 
@@ -82,3 +82,23 @@ def test_language_pair(name, expected):
 ])
 def test_values_in_the_characters(sentence, values):
     assert [(value.text, value.start_of_move) for value in find_values(sentence)] == values
+
+
+def test_the_data_set_of_an_earlier_sentence(read):
+    [result] = read("We propose FooNet for sentiment analysis. We evaluate FooNet on the IMDB dataset. "
+                    "FooNet reaches an accuracy of 91.2%.")
+    assert (text(result.metric), text(result.dataset)) == ("accuracy", "IMDB")
+
+
+def test_no_data_set_when_the_earlier_sentence_names_two(read):
+    [result] = read("We propose FooNet for sentiment analysis. We evaluate FooNet on the IMDB and Yelp datasets. "
+                    "FooNet reaches an accuracy of 91.2%.")
+    assert text(result.metric) == "accuracy" and result.dataset is None
+
+
+@pytest.mark.parametrize("name, expected", [("Flan-T5", True), ("GPT-4o", True), ("Qwen2.5-VL", True),
+                                            ("BART", True), ("BERTScore", False), ("GPQA", False),
+                                            ("SAMSum", False), ("ImageNet", False)])
+def test_model_name(name, expected):
+    families = frozenset({"flan-t5", "gpt", "qwen", "bart", "bert", "sam"})
+    assert model_name(name, families) is expected
