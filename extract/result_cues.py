@@ -20,6 +20,8 @@ class ResultCues:
     not_result_before: frozenset[str]
     metric_stops: frozenset[str]
     shared_task_words: frozenset[str]
+    benchmark_ends: frozenset[str]
+    benchmark_variants: frozenset[str]
     split_words: dict[str, str]
 
     @classmethod

@@ -67,21 +67,51 @@ def model_name(name: str, families: frozenset[str]) -> bool:
 
 _FAMILY_END = re.compile(r"$|[\d\-./: ]")
 _ON_WORDS = frozenset({"on", "for"})
+_LIST_HEADS = frozenset({"on", "datasets", "benchmarks"})  # what a list of benchmark names follows
+_LIST_GLUE = frozenset({",", "and", "or", "&"})
 _AFTER_A_BENCHMARK = frozenset({",", ".", ";", ":", "and", "or", ")", "(", "dataset", "datasets", "benchmark",
                                 "benchmarks", "respectively", "test", "dev", "set", "sets", "split", "while", "with",
                                 "without", "compared", "in", "at", "across", "over", "than"})
-_NO_BENCHMARK = re.compile(r"^[A-Z]+s$|\d(?:\.\d+)?[BMK]$")  # 'LLMs', 'MCQs'; a model's size ('LLaVA-NeXT-7B')
+_NO_BENCHMARK = re.compile(r"^[A-Z]+s$|\d(?:\.\d+)?B$")  # 'LLMs', 'MCQs'; a model's size ('LLaVA-NeXT-7B')
 _BENCHMARK_SHAPE = re.compile(r"^(?=.*(?:\d|[A-Z].*[A-Z]|-))[A-Z][\w\-.+]*(?:\s[A-Z][\w\-.+]*)?$")
+_WORD_SHAPE = re.compile(r"^(?=.*(?:\d|[A-Z].*[A-Z]|-))[A-Z][\w\-.+^()]*$")
+_VERSION = re.compile(r"[-_ ]?[vV]?\d+(?:\.\d+)*$")
+MAX_LIST = 12
 
 
 def named_on(mention: Span) -> bool:
     """A mention the pipeline typed otherwise that the sentence reads as a benchmark: a name shaped like one
-    ('M-OWODB', 'IEMOCAP', 'AlpacaEval2', 'Spider Dev') right after 'on' (or a sentence's first 'For') and before
-    a comma, 'and', 'dataset', the sentence's end or the like ('on CS-Campus3D and ...', 'For CMU-MOSI, we ...')."""
+    ('M-OWODB', 'IEMOCAP', 'AlpacaEval2', 'Spider Dev') right after 'on' (or a sentence's first 'For'), or in a list of
+    such names after 'on' or 'datasets' ('on M-OWODB and S-OWODB', 'the public datasets SIIM-ACR, EGD-CXR'), and
+    before a comma, 'and', 'dataset', the sentence's end or the like ('on CS-Campus3D and ...', 'For CMU-MOSI, ...')."""
     doc = mention.doc
     before = doc[mention.start - 1].lower_ if mention.start > 0 else ""
     if before == "for" and not doc[mention.start - 1].is_sent_start:
         return False  # '61.4% for Mem0' is Mem0's figure; 'For CMU-MOSI, we ...' names the data
+    if before in _LIST_GLUE:
+        before = _list_head(mention)
     after = doc[mention.end].lower_ if mention.end < len(doc) else "."
-    return (before in _ON_WORDS and after in _AFTER_A_BENCHMARK and bool(_BENCHMARK_SHAPE.match(mention.text))
-            and not _NO_BENCHMARK.search(mention.text))
+    return ((before in _ON_WORDS or before in _LIST_HEADS) and after in _AFTER_A_BENCHMARK
+            and bool(_BENCHMARK_SHAPE.match(mention.text)) and not _NO_BENCHMARK.search(mention.text))
+
+
+def _list_head(mention: Span) -> str:
+    """The word before the list of benchmark-shaped names a mention ends ('on' in 'on A, B, and C'), '' when the
+    words before it are no such list."""
+    doc, position = mention.doc, mention.start - 1
+    floor = max(mention.sent.start, mention.start - MAX_LIST)
+    while position >= floor and (doc[position].lower_ in _LIST_GLUE or doc[position].lower_ == "the"
+                                 or _WORD_SHAPE.match(doc[position].text)):
+        position -= 1
+    return doc[position].lower_ if position >= floor else ""
+
+
+def benchmark_name(name: str, ends: frozenset[str]) -> bool:
+    """A one-word name ending, after a capital or a hyphen, in a benchmark's usual end ('LiveCodeBench', 'IFEval',
+    'SHADE-Arena', 'ChartQA', 'AlpacaEval2'; `ends`: 'bench', 'eval', ...), a version number allowed after it."""
+    name = _VERSION.sub("", name.strip())
+    if not name[:1].isupper() or " " in name:
+        return False
+    lower = name.lower()
+    return any(lower.endswith(end) and len(name) > len(end)
+               and (name[-len(end)].isupper() or name[-len(end) - 1] == "-") for end in ends)

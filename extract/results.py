@@ -28,7 +28,7 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features
 from .result_cues import ResultCues
-from .result_datasets import language_pair, model_name, named_on, shared_task_spans, title_shared_task
+from .result_datasets import benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
@@ -117,11 +117,13 @@ class ResultFinder(DataComponent):
         if not values:
             return None
         value_spans = [_token_span(doc, v.start, v.end) for v in values]
-        metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value],
+        data = [e for e in entities if self.names_data(e)]
+        metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value
+                                                       and e not in data],
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
-        datasets = [e for e in entities if self.names_data(e)
-                    and not any(e.start < m.end and m.start < e.end for m in metrics)
+        datasets = [self._with_variant(e) for e in data
+                    if not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
                      if not any(span.start < d.end and d.start < span.end for d in datasets)]
@@ -129,11 +131,28 @@ class ResultFinder(DataComponent):
                                sorted(datasets, key=lambda span: span.start))
 
     def names_data(self, mention: Span) -> bool:
-        """Whether an entity mention names a data set: one typed Dataset, or a benchmark-shaped name after 'on' the
-        pipeline typed a Method (not the paper's own); no language or language pair alone, no model ('Flan-T5')."""
-        return (mention.label_ == NodeLabel.DATASET.value or (
-            mention.label_ == NodeLabel.METHOD.value and not mention._.paperkg_proposed and named_on(mention))) \
-            and not language_pair(mention.text, self.languages) and not model_name(mention.text, self.model_families)
+        """Whether an entity mention names a data set: one typed Dataset; one typed Method named like a benchmark
+        ('LiveCodeBench', 'SHADE-Arena'); a benchmark-shaped name in the place of one ('on M-OWODB and S-OWODB', 'For
+        CMU-MOSI, ...') the pipeline typed a Method (not the paper's own) or a Metric (no metric's name); no language
+        or language pair alone, no model ('Flan-T5')."""
+        label = mention.label_
+        if label == NodeLabel.METHOD.value:
+            named = benchmark_name(mention.text, self.cues.benchmark_ends) or (
+                not mention._.paperkg_proposed and named_on(mention))
+        elif label == NodeLabel.METRIC.value:
+            named = mention.text.lower() not in self.metric_words and named_on(mention)
+        else:
+            named = label == NodeLabel.DATASET.value
+        return named and not language_pair(mention.text, self.languages) \
+            and not model_name(mention.text, self.model_families)
+
+    def _with_variant(self, mention: Span) -> Span:
+        """A data set's mention with the variant written after it ('LiveCodeBench Pro', 'SWE-bench Verified')."""
+        doc = mention.doc
+        if mention.end < len(doc) and doc[mention.end].text[:1].isupper() and \
+                doc[mention.end].lower_ in self.cues.benchmark_variants:
+            return doc[mention.start:mention.end + 1]
+        return mention
 
     def _sentence_results(self, doc: Doc, position: int, sent: Span, paper: _Paper,
                           before: Part) -> Iterator[tuple[Span, ResultRecord]]:

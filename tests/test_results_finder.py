@@ -7,7 +7,7 @@ import pytest
 from paperkg.core.schema import PaperRecord, ResultStatement
 from paperkg.extract.extraction import extract
 from paperkg.extract.pipeline import load_pipeline
-from paperkg.extract.result_datasets import language_pair, model_name
+from paperkg.extract.result_datasets import benchmark_name, language_pair, model_name
 from paperkg.extract.result_values import find_values
 
 
@@ -102,3 +102,22 @@ def test_no_data_set_when_the_earlier_sentence_names_two(read):
 def test_model_name(name, expected):
     families = frozenset({"flan-t5", "gpt", "qwen", "bart", "bert", "sam"})
     assert model_name(name, families) is expected
+
+
+@pytest.mark.parametrize("name, expected", [("LiveCodeBench", True), ("IFEval", True), ("SHADE-Arena", True),
+                                            ("ChartQA", True), ("AlpacaEval2", True), ("Workbench", False),
+                                            ("QA", False), ("multi-hop QA", False), ("retrieval", False)])
+def test_benchmark_name(name, expected):
+    assert benchmark_name(name, frozenset({"bench", "eval", "arena", "qa"})) is expected
+
+
+def test_a_list_of_benchmark_names_after_on(read):
+    found = read("We propose FooDet for open-world detection. FooDet improves the known-class accuracy by 2.83% and "
+                 "2.05% on M-OWODB and S-OWODB, respectively.")
+    assert [(r.value, text(r.dataset)) for r in found] == [("2.83", "M-OWODB"), ("2.05", "S-OWODB")]
+
+
+def test_a_benchmark_with_its_variant(read):
+    [result] = read("We propose FooCoder for code generation. FooCoder reaches a Pass@1 of 48.5% on LiveCodeBench Pro.")
+    assert (text(result.metric), text(result.dataset)) == ("Pass@1", "LiveCodeBench Pro")
+
