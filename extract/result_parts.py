@@ -160,14 +160,23 @@ def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | 
 
 
 def attach_method(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None:
-    """A method the sentence gives the value to by name, other than the paper's own: the nearest Method
-    mention before the value in its clause that is its subject ('GPT-4 reaches 74%', 'GPT-4's accuracy of
-    74%'), not one the value is compared with ('than GPT-4')."""
+    """A method the sentence gives the value to by name, other than the paper's own: one named right after it
+    with 'for' ('61.4% for Mem0') or right before it with the value in brackets ('surpassing V2P-7B (50.6%)'), else
+    the nearest Method mention before the value in its clause that is its subject ('GPT-4 reaches 74%', 'GPT-4's
+    accuracy of 74%'), not one the value is compared with ('than GPT-4'); no name inside a metric phrase
+    ('Hierarchical Recall')."""
     span = ctx.spans[k]
-    methods = [m for m in ctx.of_label(NodeLabel.METHOD.value) if m.end <= span.start]
+    named = [m for m in ctx.of_label(NodeLabel.METHOD.value) if not _in_metric(ctx, m.start)]
+    after = next((m for m in named if m.start == span.end + 1 and ctx.word(span.end) == "for"), None)
+    if after is not None:
+        return None if after._.paperkg_proposed else after  # '61.4% for Mem0'
+    methods = [m for m in named if m.end <= span.start]
     if not methods:
         return None
     method = methods[-1]
+    if ctx.between(method.end, span.start) == ["("]:
+        return None if method._.paperkg_proposed else method  # 'outperforming the deterministic U-Net (85.3%)'
+
     if method._.paperkg_proposed:
         return None
     between = ctx.between(method.end, span.start)

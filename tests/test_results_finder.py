@@ -121,3 +121,9 @@ def test_a_benchmark_with_its_variant(read):
     [result] = read("We propose FooCoder for code generation. FooCoder reaches a Pass@1 of 48.5% on LiveCodeBench Pro.")
     assert (text(result.metric), text(result.dataset)) == ("Pass@1", "LiveCodeBench Pro")
 
+
+def test_a_compared_method_named_with_its_value(read):
+    found = read("We propose FooNet for segmentation. FooNet achieves an IoU of 89.8%, outperforming the deterministic "
+                 "U-Net (85.3%). FooNet reaches 93.0% accuracy against 61.4% for Mem0.")
+    assert [(r.value, text(r.method), r.proposed) for r in found] == [
+        ("89.8", "FooNet", True), ("85.3", "U-Net", False), ("93.0", "FooNet", True), ("61.4", "Mem0", False)]
