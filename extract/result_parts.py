@@ -31,6 +31,7 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
                         "dataset", "datasets", "benchmark", "benchmarks", "test", "dev", "validation", "split",
                         "points", "point", "pp", "%", "absolute", "relative", "higher", "lower", "and", "respectively",
                         ",", "(", ")", "improvement", "improvements", "gain", "gains", "accuracy", "score", "scores"})
+_RUN_GLUE = frozenset({",", "and", "or", "/", "%"})
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
 _JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
@@ -38,8 +39,9 @@ _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though"
 
 
 def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
-    """The metric phrase value `k` goes with: one written right after or before it, or before the list of
-    values it ends ('F1 scores of 57% and 61%'), or the named one in the order of a 'respectively', else the
+    """The metric phrase value `k` goes with: one written right after or before it or its list of values ('2.83% and
+    2.05% in accuracy'), or before the list of values it ends ('F1 scores of 57% and 61%'), or the named one in the
+    order of a 'respectively' or of a list of as many metrics before its list of values, else the
     nearest in its clause with no other value nearer; a phrase of a generic word alone ('score', 'performance') only
     when no other is as near."""
     span = ctx.spans[k]
@@ -47,9 +49,14 @@ def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
     if "respectively" in ctx.lower and len(named) == len(ctx.results) > 1 and named[-1].end <= ctx.spans[
             ctx.results[0]].start:
         return named[ctx.results.index(k)]  # 'the lowest WER and CER and the highest BLEU: 55.05, 19.44 and 69.15'
+    paired = _paired(ctx, k, named, after=False)
+    if paired is not None:
+        return paired  # 'chrF++ and CER of 87.91 and 0.05 from Farsi to Tajik and 92.28 and 0.04 from Tajik to Farsi'
     best: tuple[float, Span] | None = None
+    run = _run(ctx, k)
+    last = ctx.spans[run[-1]]  # the metric after a list of values is the whole list's ('2.83% and 2.05% in accuracy')
     for metric in ctx.metrics:
-        score = _metric_score(ctx, span, metric)
+        score = _metric_score(ctx, last if metric.start >= last.end else span, metric)
         if metric.label_ == GENERIC:
             score -= 1.0
         if score > 0 and (best is None or score > best[0]):
@@ -102,19 +109,25 @@ def _clause_break(words: Sequence[str]) -> bool:
 
 
 def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
-    """The data set value `k` is measured on: the first named after it before another value ('81.3% on ALG514',
-    '55.4% in reasoning benchmarks such as BBH'), or the last named before the sentence's values ('On ImageNet, ...
-    85.1%'), or the sentence's only data set."""
+    """The data set value `k` is measured on: the one paired with it in order ('on A and B ... 96.6% and 98.4%,
+    respectively'), else the first named after it or its list of values before another value ('81.3% on ALG514',
+    '93.02% and 67.21% on the ArBanking77 dataset'), or the last named before the sentence's values ('On ImageNet,
+    ... 85.1%'), or the sentence's only data set."""
     span = ctx.spans[k]
     if len(ctx.datasets) == len(ctx.results) > 1 and ("respectively" in ctx.lower or ctx.datasets[-1].end <= ctx.spans[
             ctx.results[0]].start):
         return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'; 'on A, B and C,
         # which are 80.3, 79.4 and 77.8'
+    paired = _paired(ctx, k, ctx.datasets, after=True)
+    if paired is not None:
+        return paired  # 'improvements of 2.83% and 2.05% in accuracy on M-OWODB and S-OWODB, respectively'
     best: tuple[float, Span] | None = None
     for dataset in ctx.datasets:
         if dataset.start >= span.end:
             between = ctx.between(span.end, dataset.start)
-            if _holds_value(ctx, span.end, dataset.start) or _clause_break(between) or len(between) > 12:
+            run = _run(ctx, k)
+            if any(j not in run for j in _values_between(ctx, span.end, dataset.start)) or _clause_break(between) \
+                    or len(between) > 12:
                 continue
             glued = all(word in _DATA_GLUE or _in_metric(ctx, i) for i, word in zip(range(span.end, dataset.start),
                                                                                      between))
@@ -133,6 +146,54 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
         if best is None or score > best[0]:
             best = (score, dataset)
     return best[1] if best else None
+
+
+def _run(ctx: SentenceContext, k: int) -> list[int]:
+    """The results listed together with value `k`, in order ('93.02% and 67.21%', '4.05%, 2.50%, and 7.71%'): each
+    joined to the next by list words alone."""
+    order = sorted(ctx.results, key=lambda j: ctx.spans[j].start)
+    if k not in order:
+        return [k]
+    first = last = order.index(k)
+    while first > 0 and _listed(ctx, order[first - 1], order[first]):
+        first -= 1
+    while last + 1 < len(order) and _listed(ctx, order[last], order[last + 1]):
+        last += 1
+    return order[first:last + 1]
+
+
+def _listed(ctx: SentenceContext, j: int, k: int) -> bool:
+    between = ctx.between(ctx.spans[j].end, ctx.spans[k].start)
+    return bool(between) and len(between) <= 3 and all(word in _RUN_GLUE for word in between)
+
+
+def _paired(ctx: SentenceContext, k: int, names: list[Span], after: bool) -> Span | None:
+    """The name paired with value `k` when its list of values and a list of names have the same length: the names
+    between the previous result and the list ('A and B of 87.91 and 0.05'), else the list of names before that ('...
+    and 92.28 and 0.04'), or, with a 'respectively', the first names after it ('2.83% and 2.05% on A and B,
+    respectively')."""
+    run = _run(ctx, k)
+    if len(run) < 2:
+        return None
+    start, end = ctx.spans[run[0]].start, ctx.spans[run[-1]].end
+    earlier = [ctx.spans[j].end for j in ctx.results if ctx.spans[j].end <= start]
+    later = [ctx.spans[j].start for j in ctx.results if ctx.spans[j].start >= end]
+    if after:
+        limit = min(later, default=ctx.sent.end)
+        listed = [name for name in names if end <= name.start and name.end <= limit]
+        if "respectively" not in ctx.between(end, ctx.sent.end) or len(listed) < len(run):
+            return None
+        listed = listed[:len(run)]
+    else:
+        floor = max(earlier, default=ctx.sent.start)
+        listed = [name for name in names if floor <= name.start and name.end <= start]
+        if not listed:  # '... and 92.28 and 0.04 from Tajik to Farsi': the list the values before it took
+            listed = [name for name in names if name.end <= start][-len(run):]
+            if not listed or _holds_value(ctx, listed[0].start, listed[-1].end):
+                return None
+        if len(listed) != len(run):
+            return None
+    return listed[run.index(k)]
 
 
 def _in_metric(ctx: SentenceContext, position: int) -> bool:

@@ -127,3 +127,17 @@ def test_a_compared_method_named_with_its_value(read):
                  "U-Net (85.3%). FooNet reaches 93.0% accuracy against 61.4% for Mem0.")
     assert [(r.value, text(r.method), r.proposed) for r in found] == [
         ("89.8", "FooNet", True), ("85.3", "U-Net", False), ("93.0", "FooNet", True), ("61.4", "Mem0", False)]
+
+
+def test_a_list_of_values_shares_the_metric_and_data_set_after_it(read):
+    found = read("We propose FooNet for intent detection. FooNet improves by 2.8% and 3.1% in macro F1 on the "
+                 "Banking77 dataset.")
+    assert [(r.value, text(r.metric), text(r.dataset)) for r in found] == [
+        ("2.8", "macro F1", "Banking77 dataset"), ("3.1", "macro F1", "Banking77 dataset")]
+
+
+def test_a_list_of_metrics_pairs_with_a_list_of_values(read):
+    found = read("We propose FooMT for translation. FooMT achieves chrF++ and TER scores of 87.91 and 0.05 from Farsi "
+                 "to Tajik and 92.28 and 0.04 from Tajik to Farsi.")
+    assert [(r.value, text(r.metric)) for r in found] == [
+        ("87.91", "chrF++"), ("0.05", "TER scores"), ("92.28", "chrF++"), ("0.04", "TER scores")]
