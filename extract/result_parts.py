@@ -8,7 +8,7 @@ from spacy.tokens import Span
 
 from paperkg.core.schema import NodeLabel
 
-from .result_context import SentenceContext
+from .result_context import SentenceContext, value_run
 from .result_cues import ResultCues
 from .result_metrics import GENERIC
 
@@ -31,7 +31,6 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
                         "dataset", "datasets", "benchmark", "benchmarks", "test", "dev", "validation", "split",
                         "points", "point", "pp", "%", "absolute", "relative", "higher", "lower", "and", "respectively",
                         ",", "(", ")", "improvement", "improvements", "gain", "gains", "accuracy", "score", "scores"})
-_RUN_GLUE = frozenset({",", "and", "or", "/", "%"})
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
 _JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
@@ -53,7 +52,7 @@ def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
     if paired is not None:
         return paired  # 'chrF++ and CER of 87.91 and 0.05 from Farsi to Tajik and 92.28 and 0.04 from Tajik to Farsi'
     best: tuple[float, Span] | None = None
-    run = _run(ctx, k)
+    run = value_run(ctx, k)
     last = ctx.spans[run[-1]]  # the metric after a list of values is the whole list's ('2.83% and 2.05% in accuracy')
     for metric in ctx.metrics:
         score = _metric_score(ctx, last if metric.start >= last.end else span, metric)
@@ -125,7 +124,7 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     for dataset in ctx.datasets:
         if dataset.start >= span.end:
             between = ctx.between(span.end, dataset.start)
-            run = _run(ctx, k)
+            run = value_run(ctx, k)
             if any(j not in run for j in _values_between(ctx, span.end, dataset.start)) or _clause_break(between) \
                     or len(between) > 12:
                 continue
@@ -148,31 +147,12 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     return best[1] if best else None
 
 
-def _run(ctx: SentenceContext, k: int) -> list[int]:
-    """The results listed together with value `k`, in order ('93.02% and 67.21%', '4.05%, 2.50%, and 7.71%'): each
-    joined to the next by list words alone."""
-    order = sorted(ctx.results, key=lambda j: ctx.spans[j].start)
-    if k not in order:
-        return [k]
-    first = last = order.index(k)
-    while first > 0 and _listed(ctx, order[first - 1], order[first]):
-        first -= 1
-    while last + 1 < len(order) and _listed(ctx, order[last], order[last + 1]):
-        last += 1
-    return order[first:last + 1]
-
-
-def _listed(ctx: SentenceContext, j: int, k: int) -> bool:
-    between = ctx.between(ctx.spans[j].end, ctx.spans[k].start)
-    return bool(between) and len(between) <= 3 and all(word in _RUN_GLUE for word in between)
-
-
 def _paired(ctx: SentenceContext, k: int, names: list[Span], after: bool) -> Span | None:
     """The name paired with value `k` when its list of values and a list of names have the same length: the names
     between the previous result and the list ('A and B of 87.91 and 0.05'), else the list of names before that ('...
     and 92.28 and 0.04'), or, with a 'respectively', the first names after it ('2.83% and 2.05% on A and B,
     respectively')."""
-    run = _run(ctx, k)
+    run = value_run(ctx, k)
     if len(run) < 2:
         return None
     start, end = ctx.spans[run[0]].start, ctx.spans[run[-1]].end

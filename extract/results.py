@@ -26,7 +26,7 @@ from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import ResultRecord, register_extensions
 from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
-from .result_context import SentenceContext, SentenceTokens, value_features
+from .result_context import SentenceContext, SentenceTokens, value_features, value_run
 from .result_cues import ResultCues
 from .result_datasets import benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
@@ -166,9 +166,11 @@ class ResultFinder(DataComponent):
         features = [value_features(ctx, k, self.cues) for k in range(len(ctx.values))]
         confidences = [self.result_model.probability(found) for found in features]
         ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
+        changes = {k: self.change_model.probability(features[k]) for k in ctx.results}
         for k in ctx.results:
             value, confidence = ctx.values[k], confidences[k]
-            change = value.text.startswith("+") or self.change_model.probability(features[k]) >= \
+            run = value_run(ctx, k)  # a list of values is of one kind ('by 7.6 and 8.4 BLEU', '5.7% and 3.4% gains')
+            change = value.text.startswith("+") or sum(changes[j] for j in run) / len(run) >= \
                 self.change_model.threshold  # '+14.6%' is a change, whatever the words around it
             unit = "points" if not value.unit and _POINTS.match(ctx.after(value.end, 30)) else value.unit
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))

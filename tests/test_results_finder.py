@@ -141,3 +141,9 @@ def test_a_list_of_metrics_pairs_with_a_list_of_values(read):
                  "to Tajik and 92.28 and 0.04 from Tajik to Farsi.")
     assert [(r.value, text(r.metric)) for r in found] == [
         ("87.91", "chrF++"), ("0.05", "TER scores"), ("92.28", "chrF++"), ("0.04", "TER scores")]
+
+
+def test_a_list_of_values_is_of_one_kind(read):
+    found = read("We propose FooMT for translation. FooMT improves the baseline by 7.6 and 8.4 BLEU points for the two "
+                 "directions, respectively.")
+    assert [(r.value, r.kind.value) for r in found] == [("7.6", "change"), ("8.4", "change")]
