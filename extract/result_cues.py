@@ -22,6 +22,11 @@ class ResultCues:
     shared_task_words: frozenset[str]
     benchmark_ends: frozenset[str]
     benchmark_variants: frozenset[str]
+    money_words: frozenset[str]
+    interval_words: frozenset[str]
+    agreement_words: frozenset[str]
+    share_nouns: frozenset[str]
+    share_glue: frozenset[str]
     split_words: dict[str, str]
 
     @classmethod

@@ -30,6 +30,7 @@ from .result_context import SentenceContext, SentenceTokens, value_features, val
 from .result_cues import ResultCues
 from .result_datasets import benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_shared_task
 from .result_metrics import metric_phrases
+from .result_refusals import refused
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
 
@@ -165,7 +166,8 @@ class ResultFinder(DataComponent):
         tasks = ctx.of_label(NodeLabel.TASK.value)
         features = [value_features(ctx, k, self.cues) for k in range(len(ctx.values))]
         confidences = [self.result_model.probability(found) for found in features]
-        ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
+        ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold
+                       and not refused(ctx, k, self.cues)]
         changes = {k: self.change_model.probability(features[k]) for k in ctx.results}
         for k in ctx.results:
             value, confidence = ctx.values[k], confidences[k]

@@ -147,3 +147,20 @@ def test_a_list_of_values_is_of_one_kind(read):
     found = read("We propose FooMT for translation. FooMT improves the baseline by 7.6 and 8.4 BLEU points for the two "
                  "directions, respectively.")
     assert [(r.value, r.kind.value) for r in found] == [("7.6", "change"), ("8.4", "change")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Labelling the five training sets costs US$28.31 to US$40.88 and under 15 USD in total.",
+    "Inter-annotator agreement scores of 88%, 82%, and 89% are achieved for the three types of annotation.",
+    "Authors reject the fixes at the same rate (gap -5.1 pp, 95% CI [-12.9, +2.7], p < 0.05).",
+    "Our primary submission gets into the top 50%.",
+    "FooNet fine-tunes a mere 0.32% of parameters while using 11.1% of the tokens and 40% labeled data.",
+])
+def test_money_intervals_agreement_ranks_and_shares_are_no_results(read, sentence):
+    assert [r.value for r in read("We propose FooNet for text classification. " + sentence)
+            if r.value not in ("-5.1",)] == []
+
+
+def test_a_number_in_latex_math_is_no_money(read):
+    [result] = read("We propose FooNet for defect detection. FooNet reaches $93.8\\%$ accuracy on defective samples.")
+    assert (result.value, text(result.metric)) == ("93.8", "accuracy")
