@@ -51,6 +51,23 @@ def title_shared_task(title: str | None, words: frozenset[str]) -> str:
     return ""
 
 
+_DATA_NAME = r"(?:[A-Z][\w\-]*\s+){0,5}[A-Z][\w\-]*\s+(?:Dataset|Corpus|Benchmark)"
+# '... on Hemorica Dataset'; 'The Multilingual Microblog Translation Corpus: ...'; 'Chase: A Large-Scale and Pragmatic
+# Chinese Dataset for ...'
+_TITLE_DATA = (re.compile(rf"\bon\s+(?:the\s+)?(?P<name>{_DATA_NAME})\b"),
+               re.compile(rf"^(?:The\s+)?(?P<name>{_DATA_NAME})\s*:"),
+               re.compile(r"^(?P<name>[^:\s][^:]{0,40}?)\s*:\s+An?\s[^:]{0,60}?\b(?:Dataset|Corpus|Benchmark)\b"))
+
+
+def title_dataset(title: str | None) -> str:
+    """The data set a title names: a capitalised name ending in Dataset, Corpus or Benchmark after 'on' or before
+    the colon ('... on Code-switched RHS Dataset', 'The Multilingual Microblog Translation Corpus: ...'), or the name
+    before the colon of 'Name: A ... Dataset' ('Chase: A Large-Scale and Pragmatic Chinese Dataset for ...'); ''
+    when it names none."""
+    found = next((match for pattern in _TITLE_DATA if (match := pattern.search(title or ""))), None)
+    return found["name"] if found else ""
+
+
 def language_pair(name: str, languages: frozenset[str]) -> bool:
     """Whether a name is a language or a language pair alone ('English', 'German-English', 'En→De', 'Russian to
     Chinese'): no data set, though the pipeline may type it one."""

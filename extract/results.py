@@ -28,7 +28,8 @@ from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
 from .result_context import SentenceContext, SentenceTokens, value_features, value_run
 from .result_cues import ResultCues
-from .result_datasets import benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_shared_task
+from .result_datasets import (benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_dataset,
+                              title_shared_task)
 from .result_metrics import metric_phrases
 from .result_refusals import refused
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
@@ -188,7 +189,7 @@ class ResultFinder(DataComponent):
                 self._relative(ctx, k, change), self._direction(ctx, k) if change else "", split,
                 named is None and not value.start_of_move, round(confidence, 4),
                 *metric, *paper.part(dataset), *paper.part(method), *paper.part(task), *_chars(comparison),
-                "" if dataset else paper.title_task)
+                "" if dataset else paper.title_task or paper.title_data)
             yield ctx.spans[k], record
 
     def _equals_metric(self, ctx: SentenceContext, start: int) -> Part | None:
@@ -253,7 +254,7 @@ def _token_span(doc: Doc, start: int, end: int) -> Span:
 
 class _Paper:
     """What the sentences of one Doc share, made once a sentence states a number: the entity mentions (by
-    sentence), the paper's own method and data set, its main task and the shared task its title names."""
+    sentence), the paper's own method and data set, its main task and the shared task or data set its title names."""
 
     def __init__(self, doc: Doc, entities_key: str, cues: ResultCues) -> None:
         self.entities = list(doc.spans.get(entities_key, []))
@@ -267,6 +268,7 @@ class _Paper:
         self.main_task = self._first(extensions, lambda ext, span: span.label_ == NodeLabel.TASK.value
                                      and ext.paperkg_role == "addresses")
         self.title_task = title_shared_task(doc._.paperkg_title, cues.shared_task_words)
+        self.title_data = title_dataset(doc._.paperkg_title)
 
     def _first(self, extensions: list, test: Callable[[Any, Span], bool]) -> Span | None:
         return next((span for ext, span in zip(extensions, self.entities) if test(ext, span)), None)

@@ -7,7 +7,7 @@ import pytest
 from paperkg.core.schema import PaperRecord, ResultStatement
 from paperkg.extract.extraction import extract
 from paperkg.extract.pipeline import load_pipeline
-from paperkg.extract.result_datasets import benchmark_name, language_pair, model_name
+from paperkg.extract.result_datasets import benchmark_name, language_pair, model_name, title_dataset
 from paperkg.extract.result_values import find_values
 
 
@@ -164,3 +164,16 @@ def test_money_intervals_agreement_ranks_and_shares_are_no_results(read, sentenc
 def test_a_number_in_latex_math_is_no_money(read):
     [result] = read("We propose FooNet for defect detection. FooNet reaches $93.8\\%$ accuracy on defective samples.")
     assert (result.value, text(result.metric)) == ("93.8", "accuracy")
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("Emotion Detection on Code-switched RHS Dataset.", "Code-switched RHS Dataset"),
+    ("The Multilingual Microblog Translation Corpus: Improving Translation of User-Generated Text",
+     "Multilingual Microblog Translation Corpus"),
+    ("Chase: A Large-Scale and Pragmatic Chinese Dataset for Text-to-SQL", "Chase"),
+    ("A New Corpus of Named Entities in Late Medieval Texts", ""),
+    ("FooNet: Faster Image Classification", ""),
+    (None, ""),
+])
+def test_title_dataset(title, expected):
+    assert title_dataset(title) == expected
