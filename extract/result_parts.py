@@ -34,6 +34,7 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
 _JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
+MAX_METHOD_MODIFIERS = 3
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 
 
@@ -66,6 +67,8 @@ def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
 def _metric_score(ctx: SentenceContext, span: Span, metric: Span) -> float:
     if metric.start >= span.end:
         between = ctx.between(span.end, metric.start)
+        if between[:1] == [")"] and ctx.between(span.start - 1, span.start) == ["("]:
+            return 0.5  # 'accuracy (69.2%) and F1 score (66.1%)': the bracketed value is the metric's before it
         if len(between) <= 6 and all(word in _AFTER_GLUE for word in between):
             return (2.0 if between[:1] in (["a"], ["an"], ["and"], [","]) else 4.0) - 0.1 * len(between)
         if _clause_break(between) or _holds_value(ctx, span.end, metric.start):
@@ -215,8 +218,8 @@ def attach_method(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None
     if not methods:
         return None
     method = methods[-1]
-    if ctx.between(method.end, span.start) == ["("]:
-        return None if method._.paperkg_proposed else method  # 'outperforming the deterministic U-Net (85.3%)'
+    if ctx.between(method.end, span.start) == ["("]:  # 'outperforming the deterministic U-Net (85.3%)'
+        return None if method._.paperkg_proposed else _with_modifiers(ctx, method, cues)
 
     if method._.paperkg_proposed:
         return None
@@ -230,6 +233,17 @@ def attach_method(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None
     if len(between) > 8 or not (set(between) & (cues.result_verbs | {"'s", "’s", "of", "at"})):
         return None
     return method
+
+
+def _with_modifiers(ctx: SentenceContext, method: Span, cues: ResultCues) -> Span:
+    """A method's mention with the words before it that say which one ('the deterministic U-Net', 'varying U-Nets'),
+    up to a determiner, a cue word or punctuation."""
+    stops = cues.metric_stops | cues.compare_words | cues.result_verbs
+    start = method.start
+    while start > ctx.sent.start and method.start - start < MAX_METHOD_MODIFIERS \
+            and ctx.token_text(start - 1)[:1].isalpha() and ctx.word(start - 1) not in stops:
+        start -= 1
+    return method.doc[start:method.end]
 
 
 def sentence_split(ctx: SentenceContext, cues: ResultCues) -> str:

@@ -126,7 +126,8 @@ def test_a_compared_method_named_with_its_value(read):
     found = read("We propose FooNet for segmentation. FooNet achieves an IoU of 89.8%, outperforming the deterministic "
                  "U-Net (85.3%). FooNet reaches 93.0% accuracy against 61.4% for Mem0.")
     assert [(r.value, text(r.method), r.proposed) for r in found] == [
-        ("89.8", "FooNet", True), ("85.3", "U-Net", False), ("93.0", "FooNet", True), ("61.4", "Mem0", False)]
+        ("89.8", "FooNet", True), ("85.3", "deterministic U-Net", False), ("93.0", "FooNet", True),
+        ("61.4", "Mem0", False)]
 
 
 def test_a_list_of_values_shares_the_metric_and_data_set_after_it(read):
@@ -177,3 +178,9 @@ def test_a_number_in_latex_math_is_no_money(read):
 ])
 def test_title_dataset(title, expected):
     assert title_dataset(title) == expected
+
+
+def test_a_bracketed_value_is_the_metric_before_it(read):
+    found = read("We propose FooNet for sentiment analysis. FooNet achieves the highest accuracy (69.2%) and F1 score "
+                 "(66.1%).")
+    assert [(r.value, text(r.metric)) for r in found] == [("69.2", "accuracy"), ("66.1", "F1 score")]
