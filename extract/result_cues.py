@@ -27,6 +27,7 @@ class ResultCues:
     agreement_words: frozenset[str]
     share_nouns: frozenset[str]
     share_glue: frozenset[str]
+    setting_words: frozenset[str]
     split_words: dict[str, str]
 
     @classmethod

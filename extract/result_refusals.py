@@ -1,7 +1,7 @@
 """Numbers the result model may keep that are never results, by rule: money ('US$28.31', '15 USD'), confidence
-intervals and p-values ('95% CI [-12.9, +2.7]', 'p > 0.2'), inter-annotator agreement, a rank ('the top 50%') and a
-share of the data, tokens or parameters used ('0.32% of parameters', 'using 11.1% of the tokens', '40% labeled data').
-"""
+intervals and p-values ('95% CI [-12.9, +2.7]', 'p > 0.2'), settings ('a threshold of 0.85'), inter-annotator
+agreement, a rank ('the top 50%') and a share of the data, tokens or parameters used ('0.32% of parameters', 'using
+11.1% of the tokens', '40% labeled data')."""
 from __future__ import annotations
 
 import re
@@ -16,13 +16,16 @@ MAX_SHARE_GLUE = 3
 
 
 def refused(ctx: SentenceContext, k: int, cues: ResultCues) -> bool:
-    """Whether value `k` of the sentence is money, an interval or a p-value, an agreement between annotators (or
-    in a list of values that is), a rank or a share of the data or parameters used, whatever the result model says."""
+    """Whether value `k` of the sentence is money, an interval or a p-value, a setting, an agreement between
+    annotators (or in a list of values that is), a rank or a share of the data or parameters used, whatever the
+    result model says."""
     value, span = ctx.values[k], ctx.spans[k]
     before = [ctx.word(span.start - n) for n in (1, 2, 3)]
     after = [ctx.word(span.end + n) for n in range(MAX_SHARE_GLUE + 1)]
     if _money(ctx, k, before, after, cues) or _P_VALUE.search(ctx.before(value.start, 12)):
         return True
+    if set(before) & cues.setting_words:
+        return True  # a setting: 'with a threshold of 0.85'
     if set(before[:2] + after[:1]) & cues.interval_words - {"p"}:
         return True  # '95% CI', 'CI [-12.9, +2.7]', 'a 95% confidence interval'
     first = ctx.spans[value_run(ctx, k, range(len(ctx.values)))[0]]

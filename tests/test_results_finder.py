@@ -79,6 +79,7 @@ def test_language_pair(name, expected):
     ("gains of 9%-19% on GPT-4 and ROUGE-2", [("9%-19%", False)]),
     ("a 7B model and CIFAR-10 at 2nd place", []),
     ("scores between 0.13 and 0.73", [("0.13 and 0.73", False)]),
+    ("a sample complexity of $O(\\epsilon^{-2})$, O(ε^(-2)) and x_{10}", []),
 ])
 def test_values_in_the_characters(sentence, values):
     assert [(value.text, value.start_of_move) for value in find_values(sentence)] == values
