@@ -3,6 +3,7 @@ entity mentions, and the features of each value for the result and change models
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spacy.tokens import Span
@@ -12,6 +13,7 @@ from .result_values import Value
 
 _DIGITS = re.compile(r"\d+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_RUN_GLUE = frozenset({",", "and", "or", "/", "%"})
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,25 @@ class SentenceContext:
         return [span for span in self.entities if span.label_ == label]
 
 
+def value_run(ctx: SentenceContext, k: int, among: Sequence[int] | None = None) -> list[int]:
+    """The values listed together with value `k`, in order ('93.02% and 67.21%', '4.05%, 2.50%, and 7.71%'): each
+    joined to the next by list words alone; among the results (or the values `among`)."""
+    order = sorted(ctx.results if among is None else among, key=lambda j: ctx.spans[j].start)
+    if k not in order:
+        return [k]
+    first = last = order.index(k)
+    while first > 0 and _listed(ctx, order[first - 1], order[first]):
+        first -= 1
+    while last + 1 < len(order) and _listed(ctx, order[last], order[last + 1]):
+        last += 1
+    return order[first:last + 1]
+
+
+def _listed(ctx: SentenceContext, j: int, k: int) -> bool:
+    between = ctx.between(ctx.spans[j].end, ctx.spans[k].start)
+    return bool(between) and len(between) <= 3 and all(word in _RUN_GLUE for word in between)
+
+
 def value_features(ctx: SentenceContext, k: int, cues: ResultCues) -> list[str]:
     """The named binary features of value `k` of the sentence: its shape, its words around, and the cues
     nearby (what the result and change models weigh)."""
@@ -135,6 +156,15 @@ def value_features(ctx: SentenceContext, k: int, cues: ResultCues) -> list[str]:
         features.append("first-sentence")
     if len(ctx.values) > 1:
         features.append("several-values")
+    run = value_run(ctx, k, range(len(ctx.values)))
+    if len(run) > 1:  # a list of values: the words around the whole list ('by 7.6 and 8.4 BLEU', '5.7% and 3.4% gains')
+        first, last = ctx.spans[run[0]], ctx.spans[run[-1]]
+        around = [ctx.word(first.start - 1), ctx.word(first.start - 2), ctx.word(last.end), ctx.word(last.end + 1)]
+        features += ["listed", f"list-p1={around[0]}", f"list-n1={around[2]}"]
+        if "by" in around[:2]:
+            features.append("list-by")
+        if any(word in cues.change_words for word in around):
+            features.append("list-change-word")
     return features
 
 

@@ -20,6 +20,14 @@ class ResultCues:
     not_result_before: frozenset[str]
     metric_stops: frozenset[str]
     shared_task_words: frozenset[str]
+    benchmark_ends: frozenset[str]
+    benchmark_variants: frozenset[str]
+    money_words: frozenset[str]
+    interval_words: frozenset[str]
+    agreement_words: frozenset[str]
+    share_nouns: frozenset[str]
+    share_glue: frozenset[str]
+    setting_words: frozenset[str]
     split_words: dict[str, str]
 
     @classmethod

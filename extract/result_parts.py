@@ -8,7 +8,7 @@ from spacy.tokens import Span
 
 from paperkg.core.schema import NodeLabel
 
-from .result_context import SentenceContext
+from .result_context import SentenceContext, value_run
 from .result_cues import ResultCues
 from .result_metrics import GENERIC
 
@@ -34,12 +34,14 @@ _DATA_GLUE = frozenset({"on", "in", "for", "across", "of", "the", "over", "at", 
 _COMPARISON_ENDS = frozenset({",", ";", ".", ")", "(", "by", "on", "in", "with", "while", "and", "across", "at",
                               "for"})
 _JOINING = frozenset({"or", "and", "at", "as", "to", "in", "of", "on"})
+MAX_METHOD_MODIFIERS = 3
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 
 
 def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
-    """The metric phrase value `k` goes with: one written right after or before it, or before the list of
-    values it ends ('F1 scores of 57% and 61%'), or the named one in the order of a 'respectively', else the
+    """The metric phrase value `k` goes with: one written right after or before it or its list of values ('2.83% and
+    2.05% in accuracy'), or before the list of values it ends ('F1 scores of 57% and 61%'), or the named one in the
+    order of a 'respectively' or of a list of as many metrics before its list of values, else the
     nearest in its clause with no other value nearer; a phrase of a generic word alone ('score', 'performance') only
     when no other is as near."""
     span = ctx.spans[k]
@@ -47,9 +49,14 @@ def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
     if "respectively" in ctx.lower and len(named) == len(ctx.results) > 1 and named[-1].end <= ctx.spans[
             ctx.results[0]].start:
         return named[ctx.results.index(k)]  # 'the lowest WER and CER and the highest BLEU: 55.05, 19.44 and 69.15'
+    paired = _paired(ctx, k, named, after=False)
+    if paired is not None:
+        return paired  # 'chrF++ and CER of 87.91 and 0.05 from Farsi to Tajik and 92.28 and 0.04 from Tajik to Farsi'
     best: tuple[float, Span] | None = None
+    run = value_run(ctx, k)
+    last = ctx.spans[run[-1]]  # the metric after a list of values is the whole list's ('2.83% and 2.05% in accuracy')
     for metric in ctx.metrics:
-        score = _metric_score(ctx, span, metric)
+        score = _metric_score(ctx, last if metric.start >= last.end else span, metric)
         if metric.label_ == GENERIC:
             score -= 1.0
         if score > 0 and (best is None or score > best[0]):
@@ -60,6 +67,8 @@ def attach_metric(ctx: SentenceContext, k: int) -> Span | None:
 def _metric_score(ctx: SentenceContext, span: Span, metric: Span) -> float:
     if metric.start >= span.end:
         between = ctx.between(span.end, metric.start)
+        if between[:1] == [")"] and ctx.between(span.start - 1, span.start) == ["("]:
+            return 0.5  # 'accuracy (69.2%) and F1 score (66.1%)': the bracketed value is the metric's before it
         if len(between) <= 6 and all(word in _AFTER_GLUE for word in between):
             return (2.0 if between[:1] in (["a"], ["an"], ["and"], [","]) else 4.0) - 0.1 * len(between)
         if _clause_break(between) or _holds_value(ctx, span.end, metric.start):
@@ -102,19 +111,25 @@ def _clause_break(words: Sequence[str]) -> bool:
 
 
 def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
-    """The data set value `k` is measured on: the first named after it before another value ('81.3% on ALG514',
-    '55.4% in reasoning benchmarks such as BBH'), or the last named before the sentence's values ('On ImageNet, ...
-    85.1%'), or the sentence's only data set."""
+    """The data set value `k` is measured on: the one paired with it in order ('on A and B ... 96.6% and 98.4%,
+    respectively'), else the first named after it or its list of values before another value ('81.3% on ALG514',
+    '93.02% and 67.21% on the ArBanking77 dataset'), or the last named before the sentence's values ('On ImageNet,
+    ... 85.1%'), or the sentence's only data set."""
     span = ctx.spans[k]
     if len(ctx.datasets) == len(ctx.results) > 1 and ("respectively" in ctx.lower or ctx.datasets[-1].end <= ctx.spans[
             ctx.results[0]].start):
         return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'; 'on A, B and C,
         # which are 80.3, 79.4 and 77.8'
+    paired = _paired(ctx, k, ctx.datasets, after=True)
+    if paired is not None:
+        return paired  # 'improvements of 2.83% and 2.05% in accuracy on M-OWODB and S-OWODB, respectively'
     best: tuple[float, Span] | None = None
     for dataset in ctx.datasets:
         if dataset.start >= span.end:
             between = ctx.between(span.end, dataset.start)
-            if _holds_value(ctx, span.end, dataset.start) or _clause_break(between) or len(between) > 12:
+            run = value_run(ctx, k)
+            if any(j not in run for j in _values_between(ctx, span.end, dataset.start)) or _clause_break(between) \
+                    or len(between) > 12:
                 continue
             glued = all(word in _DATA_GLUE or _in_metric(ctx, i) for i, word in zip(range(span.end, dataset.start),
                                                                                      between))
@@ -133,6 +148,35 @@ def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
         if best is None or score > best[0]:
             best = (score, dataset)
     return best[1] if best else None
+
+
+def _paired(ctx: SentenceContext, k: int, names: list[Span], after: bool) -> Span | None:
+    """The name paired with value `k` when its list of values and a list of names have the same length: the names
+    between the previous result and the list ('A and B of 87.91 and 0.05'), else the list of names before that ('...
+    and 92.28 and 0.04'), or, with a 'respectively', the first names after it ('2.83% and 2.05% on A and B,
+    respectively')."""
+    run = value_run(ctx, k)
+    if len(run) < 2:
+        return None
+    start, end = ctx.spans[run[0]].start, ctx.spans[run[-1]].end
+    earlier = [ctx.spans[j].end for j in ctx.results if ctx.spans[j].end <= start]
+    later = [ctx.spans[j].start for j in ctx.results if ctx.spans[j].start >= end]
+    if after:
+        limit = min(later, default=ctx.sent.end)
+        listed = [name for name in names if end <= name.start and name.end <= limit]
+        if "respectively" not in ctx.between(end, ctx.sent.end) or len(listed) < len(run):
+            return None
+        listed = listed[:len(run)]
+    else:
+        floor = max(earlier, default=ctx.sent.start)
+        listed = [name for name in names if floor <= name.start and name.end <= start]
+        if not listed:  # '... and 92.28 and 0.04 from Tajik to Farsi': the list the values before it took
+            listed = [name for name in names if name.end <= start][-len(run):]
+            if not listed or _holds_value(ctx, listed[0].start, listed[-1].end):
+                return None
+        if len(listed) != len(run):
+            return None
+    return listed[run.index(k)]
 
 
 def _in_metric(ctx: SentenceContext, position: int) -> bool:
@@ -160,14 +204,23 @@ def attach_comparison(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | 
 
 
 def attach_method(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None:
-    """A method the sentence gives the value to by name, other than the paper's own: the nearest Method
-    mention before the value in its clause that is its subject ('GPT-4 reaches 74%', 'GPT-4's accuracy of
-    74%'), not one the value is compared with ('than GPT-4')."""
+    """A method the sentence gives the value to by name, other than the paper's own: one named right after it
+    with 'for' ('61.4% for Mem0') or right before it with the value in brackets ('surpassing V2P-7B (50.6%)'), else
+    the nearest Method mention before the value in its clause that is its subject ('GPT-4 reaches 74%', 'GPT-4's
+    accuracy of 74%'), not one the value is compared with ('than GPT-4'); no name inside a metric phrase
+    ('Hierarchical Recall')."""
     span = ctx.spans[k]
-    methods = [m for m in ctx.of_label(NodeLabel.METHOD.value) if m.end <= span.start]
+    named = [m for m in ctx.of_label(NodeLabel.METHOD.value) if not _in_metric(ctx, m.start)]
+    after = next((m for m in named if m.start == span.end + 1 and ctx.word(span.end) == "for"), None)
+    if after is not None:
+        return None if after._.paperkg_proposed else after  # '61.4% for Mem0'
+    methods = [m for m in named if m.end <= span.start]
     if not methods:
         return None
     method = methods[-1]
+    if ctx.between(method.end, span.start) == ["("]:  # 'outperforming the deterministic U-Net (85.3%)'
+        return None if method._.paperkg_proposed else _with_modifiers(ctx, method, cues)
+
     if method._.paperkg_proposed:
         return None
     between = ctx.between(method.end, span.start)
@@ -180,6 +233,17 @@ def attach_method(ctx: SentenceContext, k: int, cues: ResultCues) -> Span | None
     if len(between) > 8 or not (set(between) & (cues.result_verbs | {"'s", "’s", "of", "at"})):
         return None
     return method
+
+
+def _with_modifiers(ctx: SentenceContext, method: Span, cues: ResultCues) -> Span:
+    """A method's mention with the words before it that say which one ('the deterministic U-Net', 'varying U-Nets'),
+    up to a determiner, a cue word or punctuation."""
+    stops = cues.metric_stops | cues.compare_words | cues.result_verbs
+    start = method.start
+    while start > ctx.sent.start and method.start - start < MAX_METHOD_MODIFIERS \
+            and ctx.token_text(start - 1)[:1].isalpha() and ctx.word(start - 1) not in stops:
+        start -= 1
+    return method.doc[start:method.end]
 
 
 def sentence_split(ctx: SentenceContext, cues: ResultCues) -> str:

@@ -15,6 +15,7 @@ _EXPONENT = r"(?:\$\\text\{e\}\^\{?-?\d+\}?\$)"
 # One number with its attached sign and unit; not inside a name ('GPT-4', 'R@1', 'CIFAR-10', 'mAP@0.5'), an
 # ordinal or a size ('2nd', '7B', '5-gram'): a letter, '@' or '_' may not touch it.
 ATOM = re.compile(rf"(?<![\w@.^_])(?P<sign>[+\-−±~≈])?(?:{_NUMBER}){_EXPONENT}?(?:{_UNIT})?(?![\w@]|\.\d|-[A-Za-z])")
+_LATEX_SCRIPT = re.compile(r"[\^_][{(]?[-−+]?$")  # an exponent or index: '$O(\epsilon^{-2})$', 'ε^(-2)', 'x_{10}'
 _DASH = re.compile(r"^(?:--|-|–|—)$")
 _WORDED = re.compile(r"^\s(?:to|and|~)\s$")
 # A hyphen or dash after a word glued to a number ('BERT-2', 'case9') is part of a name.
@@ -46,6 +47,7 @@ def find_values(text: str, offset: int = 0) -> list[Value]:
     range ('7-14%', '9%-19%') is one value, 'X to Y' one unless it follows a change from X ('rises from 37% to
     95%': two), 'X and Y' one only after 'between'; a slash list ('48.7%/51.1%/52.3%') is one value a number."""
     atoms = [match for match in ATOM.finditer(text) if not _NAMED.search(text[:match.start()])
+             and not _LATEX_SCRIPT.search(text[max(0, match.start() - 3):match.start()])
              and not (match["sign"] in ("-", "−") and _NAMED.search(text[:match.start() + 1]))]
     found: list[Value] = []
     index = 0

@@ -26,17 +26,19 @@ from .entities import SPANS_KEY as ENTITIES_KEY
 from .extensions import ResultRecord, register_extensions
 from .linear_model import LinearModel
 from .resources import DataComponent, DataFiles
-from .result_context import SentenceContext, SentenceTokens, value_features
+from .result_context import SentenceContext, SentenceTokens, value_features, value_run
 from .result_cues import ResultCues
-from .result_datasets import language_pair, named_on, shared_task_spans, title_shared_task
+from .result_datasets import (benchmark_name, language_pair, model_name, named_on, shared_task_spans, title_dataset,
+                              title_shared_task)
 from .result_metrics import metric_phrases
+from .result_refusals import refused
 from .result_parts import attach_comparison, attach_dataset, attach_method, attach_metric, sentence_split
 from .result_values import Value, find_values
 
 SPANS_KEY = "results"  # the default of the spans_key setting
 RESULT_FILES = {"cues": "results/cues.json", "metrics": "results/metrics.txt",
                 "generic_metrics": "results/generic_metrics.txt", "models": "results/models.json",
-                "languages": "results/languages.txt"}
+                "languages": "results/languages.txt", "model_families": "results/model_families.txt"}
 _DIGIT = re.compile(r"\d")
 _NAMED_LABELS = (NodeLabel.METHOD.value, NodeLabel.DATASET.value)
 _EQUALS = re.compile(r"(?<![\w@.\-])([A-Za-z][\w@.\-]*)\s?[=:]\s?$")
@@ -69,6 +71,7 @@ class ResultFinder(DataComponent):
         self.generic_metrics = frozenset(data.words(names["generic_metrics"]))
         self.metric_words = data.words(names["metrics"])
         self.languages = data.words(names["languages"])
+        self.model_families = data.words(names["model_families"])
         self.modifier_stops = (self.cues.metric_stops | self.cues.result_verbs | self.cues.compare_words
                                | self.cues.comparatives)
 
@@ -116,18 +119,42 @@ class ResultFinder(DataComponent):
         if not values:
             return None
         value_spans = [_token_span(doc, v.start, v.end) for v in values]
-        metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value],
+        data = [e for e in entities if self.names_data(e)]
+        metrics = metric_phrases(words, self.matcher, [e for e in entities if e.label_ == NodeLabel.METRIC.value
+                                                       and e not in data],
                                  self.modifier_stops, [(s.start, s.end) for s in value_spans], self.generic_metrics,
                                  [e for e in entities if e.label_ in _NAMED_LABELS])
-        datasets = [e for e in entities if (e.label_ == NodeLabel.DATASET.value or (
-                        e.label_ == NodeLabel.METHOD.value and not e._.paperkg_proposed and named_on(e)))
-                    and not language_pair(e.text, self.languages)
-                    and not any(e.start < m.end and m.start < e.end for m in metrics)
+        datasets = [self._with_variant(e) for e in data
+                    if not any(e.start < m.end and m.start < e.end for m in metrics)
                     and not any(e.start < v.end and v.start < e.end for v in value_spans)]
         datasets += [span for span in shared_task_spans(sent, words.text)
                      if not any(span.start < d.end and d.start < span.end for d in datasets)]
         return SentenceContext(words, position, values, value_spans, metrics, entities,
                                sorted(datasets, key=lambda span: span.start))
+
+    def names_data(self, mention: Span) -> bool:
+        """Whether an entity mention names a data set: one typed Dataset; one typed Method named like a benchmark
+        ('LiveCodeBench', 'SHADE-Arena'); a benchmark-shaped name in the place of one ('on M-OWODB and S-OWODB', 'For
+        CMU-MOSI, ...') the pipeline typed a Method (not the paper's own) or a Metric (no metric's name); no language
+        or language pair alone, no model ('Flan-T5')."""
+        label = mention.label_
+        if label == NodeLabel.METHOD.value:
+            named = benchmark_name(mention.text, self.cues.benchmark_ends) or (
+                not mention._.paperkg_proposed and named_on(mention))
+        elif label == NodeLabel.METRIC.value:
+            named = mention.text.lower() not in self.metric_words and named_on(mention)
+        else:
+            named = label == NodeLabel.DATASET.value
+        return named and not language_pair(mention.text, self.languages) \
+            and not model_name(mention.text, self.model_families)
+
+    def _with_variant(self, mention: Span) -> Span:
+        """A data set's mention with the variant written after it ('LiveCodeBench Pro', 'SWE-bench Verified')."""
+        doc = mention.doc
+        if mention.end < len(doc) and doc[mention.end].text[:1].isupper() and \
+                doc[mention.end].lower_ in self.cues.benchmark_variants:
+            return doc[mention.start:mention.end + 1]
+        return mention
 
     def _sentence_results(self, doc: Doc, position: int, sent: Span, paper: _Paper,
                           before: Part) -> Iterator[tuple[Span, ResultRecord]]:
@@ -140,16 +167,19 @@ class ResultFinder(DataComponent):
         tasks = ctx.of_label(NodeLabel.TASK.value)
         features = [value_features(ctx, k, self.cues) for k in range(len(ctx.values))]
         confidences = [self.result_model.probability(found) for found in features]
-        ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold]
+        ctx.results = [k for k, confidence in enumerate(confidences) if confidence >= threshold
+                       and not refused(ctx, k, self.cues)]
+        changes = {k: self.change_model.probability(features[k]) for k in ctx.results}
         for k in ctx.results:
             value, confidence = ctx.values[k], confidences[k]
-            change = value.text.startswith("+") or self.change_model.probability(features[k]) >= \
+            run = value_run(ctx, k)  # a list of values is of one kind ('by 7.6 and 8.4 BLEU', '5.7% and 3.4% gains')
+            change = value.text.startswith("+") or sum(changes[j] for j in run) / len(run) >= \
                 self.change_model.threshold  # '+14.6%' is a change, whatever the words around it
             unit = "points" if not value.unit and _POINTS.match(ctx.after(value.end, 30)) else value.unit
             metric = self._equals_metric(ctx, value.start) or paper.part(attach_metric(ctx, k))
             if metric[0] < 0:
                 metric = before  # the last metric reported ('... BLEU', then 'a relative gain of 21%')
-            dataset = attach_dataset(ctx, k) or paper.own_dataset
+            dataset = attach_dataset(ctx, k) or paper.own_dataset or paper.earlier_dataset(sent, self.names_data)
             named = attach_method(ctx, k, self.cues)
             method = named or (None if value.start_of_move else paper.own_method)
             task = min(tasks, key=lambda t: abs(t.start - ctx.spans[k].start)) if tasks else paper.main_task
@@ -159,7 +189,7 @@ class ResultFinder(DataComponent):
                 self._relative(ctx, k, change), self._direction(ctx, k) if change else "", split,
                 named is None and not value.start_of_move, round(confidence, 4),
                 *metric, *paper.part(dataset), *paper.part(method), *paper.part(task), *_chars(comparison),
-                "" if dataset else paper.title_task)
+                "" if dataset else paper.title_task or paper.title_data)
             yield ctx.spans[k], record
 
     def _equals_metric(self, ctx: SentenceContext, start: int) -> Part | None:
@@ -195,6 +225,19 @@ def _last_metric(records: list[ResultRecord]) -> Part:
     return -1, -1, -1
 
 
+_DATA_WORDS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "corpus", "set", "split", "suite"})
+_ON_WORDS = frozenset({"on", "using", "from"})
+
+
+def _evaluated_on(mention: Span) -> bool:
+    """A data set named as what is evaluated on: 'on' or 'using' shortly before it, or 'dataset', 'benchmark' and
+    the like right after it or at its end ('We evaluate on the IMDB sentiment analysis dataset', 'On ImageNet')."""
+    doc = mention.doc
+    if mention[-1].lower_ in _DATA_WORDS or (mention.end < len(doc) and doc[mention.end].lower_ in _DATA_WORDS):
+        return True
+    return any(token.lower_ in _ON_WORDS for token in doc[max(mention.sent.start, mention.start - 3):mention.start])
+
+
 def _in_name(value: Value, names: list[tuple[int, int]]) -> bool:
     """A whole number without a unit inside a method's, task's or data set's name ('WMT 2014', 'Llama 2') is the
     name's."""
@@ -211,7 +254,7 @@ def _token_span(doc: Doc, start: int, end: int) -> Span:
 
 class _Paper:
     """What the sentences of one Doc share, made once a sentence states a number: the entity mentions (by
-    sentence), the paper's own method and data set, its main task and the shared task its title names."""
+    sentence), the paper's own method and data set, its main task and the shared task or data set its title names."""
 
     def __init__(self, doc: Doc, entities_key: str, cues: ResultCues) -> None:
         self.entities = list(doc.spans.get(entities_key, []))
@@ -225,6 +268,7 @@ class _Paper:
         self.main_task = self._first(extensions, lambda ext, span: span.label_ == NodeLabel.TASK.value
                                      and ext.paperkg_role == "addresses")
         self.title_task = title_shared_task(doc._.paperkg_title, cues.shared_task_words)
+        self.title_data = title_dataset(doc._.paperkg_title)
 
     def _first(self, extensions: list, test: Callable[[Any, Span], bool]) -> Span | None:
         return next((span for ext, span in zip(extensions, self.entities) if test(ext, span)), None)
@@ -232,6 +276,17 @@ class _Paper:
     def in_sentence(self, sent: Span) -> list[Span]:
         """The entity mentions starting in a sentence."""
         return self.entities[bisect_left(self.starts, sent.start):bisect_left(self.starts, sent.end)]
+
+    def earlier_dataset(self, sent: Span, names_data: Callable[[Span], bool]) -> Span | None:
+        """The data set of the nearest earlier sentence that names one ('We evaluate on IMDB.', then '82.38%'),
+        None when that sentence names two or more ('on A and B': which one is not said)."""
+        found: list[Span] = []
+        for mention in reversed(self.entities[:bisect_left(self.starts, sent.start)]):
+            if found and mention.end <= found[0].sent.start:
+                break
+            if names_data(mention) and _evaluated_on(mention):
+                found.append(mention)
+        return found[0] if len({mention.text.lower() for mention in found}) == 1 else None
 
     def part(self, span: Span | None) -> Part:
         """(start, end, entity index) of a part: the index of the mention it is, else of the longest mention
