@@ -112,14 +112,19 @@ def _clause_break(words: Sequence[str]) -> bool:
 
 def attach_dataset(ctx: SentenceContext, k: int) -> Span | None:
     """The data set value `k` is measured on: the one paired with it in order ('on A and B ... 96.6% and 98.4%,
-    respectively'), else the first named after it or its list of values before another value ('81.3% on ALG514',
-    '93.02% and 67.21% on the ArBanking77 dataset'), or the last named before the sentence's values ('On ImageNet,
-    ... 85.1%'), or the sentence's only data set."""
+    respectively'; each list of as many values as the data sets named before the sentence's values), else the
+    first named after it or its list of values before another value ('81.3% on ALG514', '93.02% and 67.21% on the
+    ArBanking77 dataset'), or the last named before the sentence's values ('On ImageNet, ... 85.1%'), or the
+    sentence's only data set."""
     span = ctx.spans[k]
     if len(ctx.datasets) == len(ctx.results) > 1 and ("respectively" in ctx.lower or ctx.datasets[-1].end <= ctx.spans[
             ctx.results[0]].start):
         return ctx.datasets[ctx.results.index(k)]  # 'on A and B ... 96.6% and 98.4%, respectively'; 'on A, B and C,
         # which are 80.3, 79.4 and 77.8'
+    run = value_run(ctx, k)
+    if len(ctx.datasets) == len(run) > 1 and ctx.datasets[-1].end <= ctx.spans[ctx.results[0]].start:
+        return ctx.datasets[run.index(k)]  # 'on A, B and C, which are 80.3, 79.4 and 77.8 with X, and 81.0, 80.1
+        # and 78.2 with Y': each list of as many values as the data sets named before them, in order
     paired = _paired(ctx, k, ctx.datasets, after=True)
     if paired is not None:
         return paired  # 'improvements of 2.83% and 2.05% in accuracy on M-OWODB and S-OWODB, respectively'

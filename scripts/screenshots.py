@@ -2,6 +2,7 @@
 
     python scripts/screenshots.py OUT_DIR [--prefix icml] [--search LLM] [--focus NAME] [--graph FILE] [--docs docs/]
     python scripts/screenshots.py OUT_DIR --map-only --prefix map-acl     # docs/map-acl.png only
+    python scripts/screenshots.py OUT_DIR --leaderboard "task:named entity recognition" --prefix leaderboard-acl
 
 OUT_DIR holds a build (graph.json, graph.html, papers.html). Writes, into --docs:
 PREFIX-map.png (the entity map as it opens: coloured by cluster, with the cluster names),
@@ -11,7 +12,8 @@ side panel of the --search entity), PREFIX-link.png (the panel of that entity's 
 PREFIX-focus.png (`paperkg view --focus NAME --depth 2`, written to OUT_DIR/focus.html) and
 PREFIX-papers.png (papers.html with the panel of a paper open: the one with the most entities
 among those drawn clear of the legend and panel). With --map-only: PREFIX.png, the entity map as it
-opens, and nothing else.
+opens, and nothing else. With --leaderboard KEY: PREFIX.png, leaderboard.html at that task or data set (its key,
+as leaderboards.json writes it) with the sentence of its first value open, and nothing else.
 """
 from __future__ import annotations
 
@@ -37,9 +39,21 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=Path(__file__).resolve().parents[1] / "docs")
     parser.add_argument("--size", default="1400x860")
     parser.add_argument("--map-only", action="store_true", help="only the map as it opens, as DOCS/PREFIX.png")
+    parser.add_argument("--leaderboard", metavar="KEY",
+                        help="only leaderboard.html at KEY, a value open, as DOCS/PREFIX.png")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     args.docs.mkdir(parents=True, exist_ok=True)
+    if args.leaderboard:
+        with chromium(width, height) as context:
+            page, log = open_page(context, args.out_dir / "leaderboard.html")
+            page.evaluate("(key) => { window.location.hash = encodeURIComponent(key); }", args.leaderboard)
+            page.wait_for_selector("#boards td.value button")
+            page.locator("#boards td.value button").first.click()
+            page.wait_for_timeout(300)
+            shot = _shot(page, args.docs / f"{args.prefix}.png")
+        print(json.dumps({"screenshots": [str(shot)], "console_errors": log.errors}, indent=1))
+        return
     if args.map_only:
         with chromium(width, height) as context:
             page, log = open_page(context, args.out_dir / "graph.html")

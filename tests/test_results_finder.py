@@ -118,6 +118,12 @@ def test_a_list_of_benchmark_names_after_on(read):
     assert [(r.value, text(r.dataset)) for r in found] == [("2.83", "M-OWODB"), ("2.05", "S-OWODB")]
 
 
+def test_each_list_of_as_many_values_as_the_data_sets_before_pairs_in_order(read):
+    found = read("We propose Pyramid for nested NER. Pyramid achieves F1 scores on ACE-2004, ACE-2005, GENIA, and NNE, "
+                 "which are 80.27, 79.42, 77.78, and 93.70 with conventional embeddings, and 87.74, 86.34, 79.31, "
+                 "and 94.68 with pre-trained contextualized embeddings.")
+    assert [text(r.dataset) for r in found] == ["ACE-2004", "ACE-2005", "GENIA", "NNE"] * 2
+
 def test_a_benchmark_with_its_variant(read):
     [result] = read("We propose FooCoder for code generation. FooCoder reaches a Pass@1 of 48.5% on LiveCodeBench Pro.")
     assert (text(result.metric), text(result.dataset)) == ("Pass@1", "LiveCodeBench Pro")
