@@ -29,6 +29,7 @@ class Cues:
     method_nouns: frozenset[str]
     vague_heads: frozenset[str]
     clause_breaks: frozenset[str]
+    campaign_words: frozenset[str]  # after a name ('SMM4H Shared Task'), or before it with 'called': a shared task
 
     @classmethod
     def from_data(cls, data: DataFiles, name: str) -> Cues:

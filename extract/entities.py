@@ -32,7 +32,7 @@ from paperkg.core.schema import TERM_LABELS, NodeLabel
 
 from .candidates import DATASETS_KEY, METHODS_KEY, NAMES_KEY, name_kind, reads_as_name
 from .cues import Cues
-from .extensions import acronym_records, register_extensions
+from .extensions import SPAN_ATTRIBUTES, acronym_records, register_extensions
 from .junk_names import JunkNames
 from .lexicon import SPANS_KEY as LEXICON_KEY
 from .proposals import ProposalRules
@@ -141,6 +141,7 @@ class EntityAssembler(DataComponent):
         self._vote_types(spans)
         sentences = list(doc.sents)
         self.proposals.mark(doc, spans, sentences, group_by_sentence(sentences, spans))
+        spans = self._shared_tasks(spans)
         spans = [s for s in spans if s._.paperkg_source != "name" or (s.start, s.end) in found_by_model
                  or self._keep_name(s)]
         for span in spans:
@@ -152,6 +153,36 @@ class EntityAssembler(DataComponent):
         doc.spans[self.spans_key] = spans
         doc._.paperkg_undefined_acronyms = self._undefined_acronyms(doc, spans)
         return doc
+
+    def _shared_tasks(self, spans: list[Span]) -> list[Span]:
+        """A name written as a shared task's ('the SMM4H Shared Task 2021', 'a shared task called Adap-MT 2020') is
+        a Task in all its mentions of the paper, named with the campaign words that follow it ('SMM4H Shared
+        Task'), and no proposal: the paper takes part in it. A data set stays one ('the IWSLT2013 evaluation
+        campaign': the campaign's data)."""
+        words = self.cues.campaign_words
+        starts = {span.start for span in spans}
+        named: dict[str, str] = {}
+        for span in spans:
+            if span.label_ == NodeLabel.DATASET.value:
+                continue
+            after = _campaign_after(span, words)
+            if after and not starts & set(range(span.end, span.end + after)):
+                named[span.text] = span.doc[span.start:span.end + after].text
+            elif _called_campaign(span, words):
+                named.setdefault(span.text, span._.paperkg_canonical or span.text)
+        kept = []
+        for span in spans:
+            if span.text in named:
+                after = _campaign_after(span, words)
+                wide = Span(span.doc, span.start, span.end + after, label=NodeLabel.TASK.value) if after and not \
+                    starts & set(range(span.end, span.end + after)) else span
+                for attribute in SPAN_ATTRIBUTES:
+                    setattr(wide._, attribute, getattr(span._, attribute))
+                wide.label_, wide._.paperkg_proposed = NodeLabel.TASK.value, False
+                wide._.paperkg_canonical = named[span.text]
+                span = wide
+            kept.append(span)
+        return kept
 
     def _model_labels(self, doc: Doc) -> list[str | None]:
         """Per token, the model's type of the span that covers it (None outside the model's spans)."""
@@ -369,6 +400,22 @@ def _names_something(token) -> bool:
     """A token that makes a phrase specific: a name shape (FrameNet, BERT, 3D) or a capitalised word
     that does not just start the sentence (the WSJ corpus, Chinese-to-English translation)."""
     return name_kind(token.text) is not None or (token.text[:1].isupper() and not token.is_sent_start)
+
+
+def _campaign_after(span: Span, campaign_words: frozenset[str]) -> int:
+    """How many tokens of campaign words follow the span ('Shared Task', 'shared-task'), or 0."""
+    doc = span.doc
+    for size in range(1, 4):
+        following = doc[span.end:min(span.end + size, span.sent.end)]
+        if " ".join(following.text.lower().replace("-", " ").split()) in campaign_words:
+            return len(following)
+    return 0
+
+
+def _called_campaign(span: Span, campaign_words: frozenset[str]) -> bool:
+    """The words before the span end with a campaign word and 'called' or 'named' ('a shared task called X')."""
+    before = " ".join(span.doc[max(span.sent.start, span.start - 4):span.start].text.lower().replace("-", " ").split())
+    return before.endswith(tuple(f"{words} {verb}" for words in campaign_words for verb in ("called", "named")))
 
 
 def _defines_other_sense(long: Span, short: Span, known: Span, lexicon: list[Span]) -> bool:

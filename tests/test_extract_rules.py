@@ -38,6 +38,19 @@ def test_a_paper_defining_a_lexicon_acronym_as_another_thing_keeps_its_own_sense
         ("mean absolute errors", "mean absolute error"), ("MAE", "mean absolute error")}
 
 
+@pytest.mark.parametrize("text, name, canonical", [
+    ("This paper presents our findings from participating in the SMM4H Shared Task 2021. SMM4H is hard.", "SMM4H",
+     "SMM4H Shared Task"),
+    ("A shared task called Adap-MT 2020 is organized. We, team MUCS, describe our system.", "Adap-MT", "Adap-MT"),
+    ("We describe our submission to the FooBar shared-task on parsing.", "FooBar", "FooBar shared-task"),
+])
+def test_a_shared_task_name_is_a_task_and_no_proposal(nlp, text, name, canonical):
+    doc = nlp(text)
+    spans = [e for e in doc.spans["entities"] if e.text.startswith(name)]
+    assert spans and all(e.label_ == "Task" and not e._.paperkg_proposed for e in spans)
+    assert {e._.paperkg_canonical for e in spans} == {canonical}
+
+
 @pytest.mark.parametrize("sentence, dataset", [
     ("PACT is trained on 40k hours of unlabeled audio and tested on LibriSpeech.", "LibriSpeech"),
     ("The encoder is pretrained on African languages and evaluated on the MasakhaNER dataset.", "MasakhaNER"),
