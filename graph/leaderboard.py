@@ -2,8 +2,9 @@
 may be compared, each row with its method, paper, year and the sentence that reports it.
 
 A board holds the results on one data set (the node the corpus resolved its names to, else the name as written),
-with one metric (its key: aliases folded, graph/metric_names.py), one split, one kind and one unit: values are
-never compared across metrics, splits or units ('91%' and '0.91'), and a change ('by 2.1 points') is never ranked
+with one metric (its key: aliases folded, graph/metric_names.py), one split, one kind and one scale: values are
+never compared across metrics, splits or scales ('91%' and '0.91'; a level written without a unit above 1 is on
+the percentage points of '%', as '80.27 F1' and '85.82% F1' are), and a change ('by 2.1 points') is never ranked
 with the levels reached. A board of levels whose metric has a known direction is ranked, best first (error rates,
 perplexity and WER go down); the others list their rows by year. A build computes every task's and data set's
 leaderboard once and saves them beside the graph (leaderboards.json: `Leaderboards.to_json`, read back with
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperkg.core import graph_model as model
 from paperkg.core.graph_model import PAPER_KEY_PREFIX, ResultNode
-from paperkg.core.schema import NodeLabel, RelType, read_versioned
+from paperkg.core.schema import NodeLabel, RelType, ResultKind, read_versioned
 
 from .metric_names import HIGHER
 
@@ -166,9 +167,10 @@ class _Group:
     split: str
     kind: str
     unit: str
+    scale: str   # what the value is on: its unit, or for a level written without one above 1, percentage points
 
     def board_key(self) -> tuple[str, ...]:
-        return (self.dataset_key, self.metric_key, self.split, self.kind, self.unit)
+        return (self.dataset_key, self.metric_key, self.split, self.kind, self.scale)
 
 
 def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
@@ -191,9 +193,17 @@ def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
 
 def _group(graph: nx.MultiDiGraph, attrs: ResultNode, dataset: str | None, task: str | None) -> _Group:
     name = model.entity_attrs(graph, dataset)["name"] if dataset else attrs.get("dataset", "")
+    unit = attrs.get("unit", "")
     return _Group(name, attrs.get("dataset_key", ""), dataset or "", task or "", attrs.get("metric", ""),
                   attrs.get("metric_key", ""), attrs.get("better", ""), attrs.get("split", ""), attrs["kind"],
-                  attrs.get("unit", ""))
+                  unit, scale(unit, attrs["number"], attrs["kind"]))
+
+
+def scale(unit: str, number: float, kind: str) -> str:
+    """What a value is measured on, which a board shares: its unit; a level written without one and above 1 is
+    on the percentage points a '%' writes ('80.27' F1 and '85.82%' F1 compare; '0.91' is a fraction, apart), a
+    change keeps its unit ('by 2.1 points' is not 'by 2.1%')."""
+    return "%" if not unit and number > 1 and kind == ResultKind.ABSOLUTE.value else unit
 
 
 def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, _Group]) -> tuple[Board, ...]:
@@ -205,8 +215,9 @@ def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, _Group
     for rows in by_key.values():
         group = groups[rows[0].result]
         metric = _most_written([groups[row.result].metric for row in rows])
+        unit = max(groups[row.result].unit for row in rows)  # one unit, or '%' beside levels written without one
         board = Board(group.dataset, group.dataset_key, metric, group.metric_key, group.better, group.split,
-                      group.kind, group.unit, ())
+                      group.kind, unit, ())
         boards.append(replace(board, rows=tuple(_ordered(rows, board))))
     return tuple(sorted(boards, key=lambda b: (not b.ranked, -len(b.rows), b.dataset_key, b.metric_key, b.split,
                                                b.kind, b.unit)))

@@ -1,5 +1,5 @@
 """graph/leaderboard.py's grouping rules on a graph the builder made of hand-written records with results: values
-are compared only on one data set, metric, split, kind and unit; levels are ranked by the metric's direction
+are compared only on one data set, metric, split, kind and scale; levels are ranked by the metric's direction
 (TER goes down); a change is never ranked with, or as, a level reached."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from records import Term, build, paper
 
 from paperkg.core.schema import Extraction, ResultKind, ResultPart, ResultStatement
-from paperkg.graph.leaderboard import Leaderboards, best_by_year, compute_leaderboards
+from paperkg.graph.leaderboard import Leaderboards, best_by_year, compute_leaderboards, scale
 from paperkg.viz.leaderboard_page import page_data
 
 M, T, D = "Method", "Task", "Dataset"
@@ -124,6 +124,13 @@ def test_no_comparison_across_metrics_splits_or_units(boards):
     for board in leaderboard.boards:
         assert len({(row.paper, row.start) for row in board.rows}) == len(board.rows)
 
+
+@pytest.mark.parametrize("unit, number, kind, on", [
+    ("", 80.27, "absolute", "%"), ("%", 85.82, "absolute", "%"), ("", 0.91, "absolute", ""),
+    ("", 2.1, "change", ""), ("points", 2.1, "change", "points"), ("x", 2.5, "absolute", "x"),
+])
+def test_a_level_written_without_a_unit_above_1_is_on_the_percentage_points(unit, number, kind, on):
+    assert scale(unit, number, kind) == on
 
 def test_ranked_boards_come_first_larger_first(boards):
     [leaderboard] = boards.named("WMT14")
