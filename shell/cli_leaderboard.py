@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         title: Annotated[Optional[str], typer.Option(help="Title of the page (-o .html).")] = None,
     ) -> None:
         """Which methods report what on a task or a data set: a table per board of comparable results (one data
-        set, metric, split, kind and unit), levels best first where the metric's direction is known, changes
+        set, metric, split, kind and scale), levels best first where the metric's direction is known, changes
         apart and never ranked, each with its year, paper and the sentence (--json, --csv, -o .html). A name no
         task or data set with results answers to is an error (exit 2)."""
         from paperkg.core.errors import ExitCode, PaperkgError

@@ -64,7 +64,7 @@ export function startLeaderboard() {
     document.getElementById("subject").textContent = subject.name + " (" + subject.label + ")";
     document.getElementById("subject-note").textContent = plural(subject.results, "result") + " in " +
       plural(subject.boards.length, "board") + ": values are compared only within a board (one data set, metric, " +
-      "split, kind and unit).";
+      "split, kind and scale).";
     boards.replaceChildren();
     subject.boards.forEach(function (board) {
       boards.appendChild(element("h3", boardTitle(board)));
