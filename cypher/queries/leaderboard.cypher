@@ -1,5 +1,6 @@
 // The leaderboard of a task or a data set: its results in boards of values that may be compared (one data set,
-// metric, split, kind and unit), levels reached best first where the metric's direction is known (`rank`),
+// metric, split, kind and scale: a level written without a unit and above 1 is on the percentage points of '%';
+// `unit` is the board's as written), levels reached best first where the metric's direction is known (`rank`),
 // changes and the rest by year, never ranked; the same rows in the same order as `paperkg leaderboard`.
 // The name matches a Task or Dataset by name, acronym or alias, in any case; of several, the one with the most
 // results.
@@ -20,7 +21,10 @@ WITH s, p, r, d, m,
 ORDER BY CASE WHEN ranked THEN CASE r.better WHEN 'higher' THEN -r.number ELSE r.number END ELSE 0 END,
          coalesce(p.year, 0), p.paper_id, r.start
 WITH s, coalesce(r.dataset_key, '') AS dataset_key, coalesce(r.metric_key, '') AS metric_key,
-     coalesce(r.split, '') AS split, r.kind AS kind, coalesce(r.unit, '') AS unit, ranked,
+     coalesce(r.split, '') AS split, r.kind AS kind, ranked,
+     CASE WHEN coalesce(r.unit, '') = '' AND r.number > 1 AND r.kind = 'absolute' THEN '%'
+          ELSE coalesce(r.unit, '') END AS scale,
+     max(coalesce(r.unit, '')) AS unit,
      collect({dataset: coalesce(d.name, r.dataset, ''), method: coalesce(m.name, r.method, ''), value: r.value,
               number: r.number, unit: r.unit, year: p.year, paper: p.paper_id, title: p.name, metric: r.metric,
               better: r.better, sentence: r.sentence, result: r.key}) AS rows
