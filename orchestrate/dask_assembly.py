@@ -93,13 +93,13 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.resolve import ShortForms
     from paperkg.graph.trends import trends as graph_trends
-    from paperkg.orchestrate.artifact import LAYERS, write_layers
+    from paperkg.orchestrate.artifact import ADMISSION, LAYERS, write_layers
     from paperkg.viz.leaderboard_page import write_leaderboard_page
     from paperkg.viz.views import start_views
 
     done = Assembly()
-    work = steps.Work(folder / ".assembly", buckets=0)
     parts = len(shards)
+    work = steps.Work(folder / ".assembly", buckets=0, tables=parts)
 
     def run(what: str, function: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
         began = time.perf_counter()
@@ -108,7 +108,7 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
         done.steps[what] = time.perf_counter() - began
         return results
 
-    shorts, merges, refusals, ids = ShortForms(), [], RefusalTable(), []
+    shorts, merges, ids = ShortForms(), [], []
     began = time.perf_counter()
     for found in progress((future.result() for future in [
             client.submit(steps.read_definitions, part, shard, thesaurus, work, pure=False)
@@ -116,26 +116,26 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
             "reading the short forms"):
         shorts.update(found.shorts)
         merges += found.merges
-        refusals.update(found.refusals)
         ids.append(found.ids)
     numbers = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
     if len(np.unique(numbers)) != len(numbers):
         raise PaperkgError("--dask: a paper is in two shards; build from shards of one extraction run.")
     done.papers = len(numbers)
-    work = steps.Work(work.folder, buckets=max(1, math.ceil(done.papers / PAPERS_PER_BUCKET)))
+    work = replace(work, buckets=max(1, math.ceil(done.papers / PAPERS_PER_BUCKET)))
     merges.sort(key=lambda merge: merge[3])  # the builder's order: papers by id
+    refusals = RefusalTable()
     groups, notes = corpus_groups(shorts, merges, refusals)
+    steps.dump_refusals(work, refusals, "corpus")
     steps.dump_corpus(work, shorts, groups)
     steps.corpus_notes(notes, groups, work)
-    del shorts, merges, notes, groups
+    del shorts, merges, notes, groups, refusals
     done.steps["short forms"] = time.perf_counter() - began
     run("name tables", steps.vote_partition, [(part, work) for part in range(parts)])
     run("node choices", steps.decide_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
     run("entity nodes", steps.node_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
-    for table in run("paper edges", steps.edge_partition, [(part, work) for part in range(parts)]):
-        refusals.update(table)
-    for table in run("relations", steps.entity_bucket, [(bucket, parts, work) for bucket in range(work.buckets)]):
-        refusals.update(table)
+    run("paper edges", steps.edge_partition, [(part, work) for part in range(parts)])
+    run("relations", steps.entity_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
+    run("refusals", steps.admission_bucket, [(table, work) for table in range(work.tables)])
     began = time.perf_counter()
     finals = steps.final_names(work, parts)
     metrics_file = _metrics(client, finals, work.folder / "metrics.npz", progress)
@@ -154,7 +154,8 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     boards = compute_leaderboards(parquet_graph.results_graph(folder))
     write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{view.heading} · leaderboards")
     done.steps["leaderboards"] = time.perf_counter() - began
-    write_layers(folder, trends, views.layer(), refusals, boards)
+    write_layers(folder, trends, views.layer(), None, boards)
+    steps.write_admission_file(work, folder / ADMISSION)
     done.steps["views and trends"] = time.perf_counter() - began
     over_time = work.folder / "over-time.json"
     atomic_write_text(over_time, json.dumps(trend_properties(sample, trends)))
