@@ -33,6 +33,8 @@ from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS
 if TYPE_CHECKING:
     import networkx as nx
 
+    from paperkg.graph.leaderboard import Leaderboards
+
 GRAPH_JSON, GRAPHML, IMPORT = "graph.json", "graph.graphml", "neo4j-import"
 PAPERS_PER_BUCKET = 25_000  # names of about this many papers per bucket (a bucket's tables in one task)
 SCALE_EDGES = 2_000_000  # above this many edges, communities on the top entities (graph/metrics.py: top_communities)
@@ -90,7 +92,6 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     from paperkg.graph import assembly as steps
     from paperkg.graph import parquet_graph
     from paperkg.graph.builder import corpus_groups
-    from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.resolve import ShortForms
     from paperkg.graph.trends import trends as graph_trends
     from paperkg.orchestrate.artifact import ADMISSION, LAYERS, write_layers
@@ -151,7 +152,7 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     views = start_views(sample, folder, view)
     views.finish()
     began = time.perf_counter()
-    boards = compute_leaderboards(parquet_graph.results_graph(folder))
+    boards = leaderboards(folder, run)
     write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{view.heading} · leaderboards")
     done.steps["leaderboards"] = time.perf_counter() - began
     write_layers(folder, trends, views.layer(), None, boards)
@@ -238,6 +239,22 @@ def view_sample(client: Any, folder: Path, metrics_file: Path,
     graph.add_edges_from((source, target, kind, data)
                          for source, target, kind, data in sorted(paper_edges + relations, key=lambda e: e[:3]))
     return graph
+
+
+def leaderboards(folder: Path, run: Callable[[str, Callable[..., Any], list[tuple[Any, ...]]], list[Any]]
+                 ) -> Leaderboards:
+    """The leaderboards of the Parquet parts' results: each part's rows read by a worker (parquet_graph.part_results),
+    joined here in result key order (the order of the parts' merged nodes)."""
+    from paperkg.graph.leaderboard import leaderboards_of
+    from paperkg.graph.parquet_graph import part_names, part_results
+
+    rows, groups, subjects = {}, {}, {}
+    for part_rows, part_groups, part_subjects in run("leaderboards: the results' rows", part_results,
+                                                     [(folder, part) for part in part_names(folder)]):
+        rows.update(part_rows)
+        groups.update(part_groups)
+        subjects.update(part_subjects)
+    return leaderboards_of(dict(sorted(rows.items())), groups, subjects)
 
 
 def import_files(client: Any, folder: Path, metrics_file: Path, over_time: Path,
