@@ -4,8 +4,10 @@ The steps of graph/assembly.py run as tasks, one per partition (a shard) or per 
 exchange files in a work folder inside the build's staging folder (on a cluster: a file system the
 workers share with the client). The client holds only the corpus' short forms and groups of forms
 (what the decisions need from the whole corpus), then the numbers of the nodes and edges while it
-computes the metrics. The result is the Parquet artifact (graph/parquet_graph.py), with graph.json and
-GraphML streamed from it when asked, and admission.json; committed with a manifest like any build.
+computes the metrics, then the views' sample and the leaderboards' rows; the refusals are joined by the
+workers and merged into admission.json a line at a time. The result is the Parquet artifact
+(graph/parquet_graph.py), with graph.json and GraphML streamed from it when asked, and admission.json;
+committed with a manifest like any build.
 """
 from __future__ import annotations
 
