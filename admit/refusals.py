@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,15 +105,24 @@ class RefusalTable:
         related = [self.relations[key] for key in sorted(self.relations) if wanted in (key[0], key[2])]
         return self.names.get(wanted), related
 
+    def name_lines(self) -> Iterator[tuple[str, str]]:
+        """Each refused name with its line of admission.json, in name order."""
+        for name, entry in sorted(self.names.items()):
+            yield name, json.dumps({"name": name, "forms": _forms(entry.forms), "reasons": _reasons(entry.reasons)},
+                                   sort_keys=True, ensure_ascii=False)
+
+    def relation_lines(self) -> Iterator[tuple[tuple[str, str, str], str]]:
+        """Each refused relation's key (head, type, tail) with its line of admission.json, in key order."""
+        for key, entry in sorted(self.relations.items()):
+            yield key, json.dumps({"type": entry.type, "head": entry.head, "tail": entry.tail,
+                                   "reasons": _reasons(entry.reasons)}, sort_keys=True, ensure_ascii=False)
+
     def to_json(self) -> str:
         """The table as JSON text, keys sorted, one name or relation a line."""
-        names = [json.dumps({"name": name, "forms": _forms(entry.forms), "reasons": _reasons(entry.reasons)},
-                            sort_keys=True, ensure_ascii=False) for name, entry in sorted(self.names.items())]
-        relations = [json.dumps({"type": entry.type, "head": entry.head, "tail": entry.tail,
-                                 "reasons": _reasons(entry.reasons)}, sort_keys=True, ensure_ascii=False)
-                     for _, entry in sorted(self.relations.items())]
-        return (f'{{"{ADMISSION_KEY}": {ADMISSION_VERSION},\n"names": [\n' + ",\n".join(names)
-                + '\n],\n"relations": [\n' + ",\n".join(relations) + "\n]}\n")
+        text: list[str] = []
+        write_admission((line for _, line in self.name_lines()), (line for _, line in self.relation_lines()),
+                        text.append)
+        return "".join(text)
 
     @classmethod
     def from_json(cls, text: str, where: str) -> RefusalTable:
@@ -127,6 +136,22 @@ class RefusalTable:
                     item["type"], item["head"], item["tail"], _tallies(item["reasons"]))
             return table
         return read_versioned(text, ADMISSION_KEY, ADMISSION_VERSION, where, "admission table", make)
+
+
+def write_admission(names: Iterable[str], relations: Iterable[str], write: Callable[[str], object]) -> None:
+    """admission.json from its name lines and its relation lines (each in key order: RefusalTable.name_lines,
+    relation_lines), a line at a time: a build at scale merges them from its buckets of names, never holding the
+    corpus' table (graph/assembly.py)."""
+    write(f'{{"{ADMISSION_KEY}": {ADMISSION_VERSION},\n"names": [\n')
+    _joined(names, write)
+    write('\n],\n"relations": [\n')
+    _joined(relations, write)
+    write("\n]}\n")
+
+
+def _joined(lines: Iterable[str], write: Callable[[str], object]) -> None:
+    for number, line in enumerate(lines):
+        write(",\n" + line if number else line)
 
 
 def _add_tallies(mine: dict[str, Tally], other: dict[str, Tally]) -> None:

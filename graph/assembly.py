@@ -18,12 +18,15 @@ runs the steps on Dask). The decisions are decisions.py's, the builder's own:
    is in the bucket, each decided from all its mentions across partitions (decisions.relation_edge).
 7. `write_parts` (a partition or bucket): its nodes with their metrics (computed on the client from the
    edges' numbers only: metrics.node_metrics) and its edges as Parquet (graph/parquet_graph.py).
+8. `admission_bucket` (a bucket of names): the refusals steps 1, 5 and 6 found for its names (dump_refusals),
+   joined into its lines of admission.json, which the client merges in key order (admission_lines).
 
 Papers are in one partition each; files hold pickles of the records decisions.py works on.
 """
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import pickle
 from collections import defaultdict
@@ -36,9 +39,10 @@ from typing import Any
 import numpy as np
 
 from paperkg.admit.admission import admit
-from paperkg.admit.refusals import RefusalTable
+from paperkg.admit.refusals import RefusalTable, write_admission
 from paperkg.admit.edge_confidence import shipped_calibration
 from paperkg.admit.relation_ends import end_refusal
+from paperkg.core.atomic import atomic_write
 from paperkg.core.graph_model import EdgeAttrs, EntityNode, PaperNode, ResultNode
 from paperkg.core.schema import RELATION_FLOOR, RESULT_REL_TYPES, Extraction, NodeLabel, RelType, enum_member
 
@@ -81,10 +85,12 @@ def _corpus(path: str) -> tuple[ShortForms, UnionFind]:
 
 @dataclass(frozen=True)
 class Work:
-    """Where a run's files go and how many buckets the names are spread over."""
+    """Where a run's files go, how many buckets the names are spread over, and how many the refusals are (known
+    before the papers are counted: one per partition)."""
 
     folder: Path
     buckets: int
+    tables: int = 1
 
     @property
     def corpus(self) -> Path:
@@ -114,6 +120,12 @@ class Work:
     def intake(self, part: int) -> Path:
         return self.folder / "intake" / f"p{part:05d}.pkl"
 
+    def refusals(self, table: int, task: str) -> Path:
+        return self.folder / "refusals" / f"t{table:04d}-{task}.pkl"
+
+    def admission(self, table: int, kind: str) -> Path:
+        return self.folder / "admission" / f"t{table:04d}-{kind}.pkl"
+
 
 def papers_of(shard: Path, thesaurus: dict[str, str]) -> Iterator[tuple[Extraction, Any]]:
     """A shard's records in paper-id order (as the builder takes them), each with its admission."""
@@ -128,17 +140,17 @@ def papers_of(shard: Path, thesaurus: dict[str, str]) -> Iterator[tuple[Extracti
 
 @dataclass
 class Definitions:
-    """What step 1 sends the client: a partition's short forms, synonym pairs, refusals and paper ids' numbers."""
+    """What step 1 sends the client: a partition's short forms, synonym pairs and paper ids' numbers."""
 
     shorts: ShortForms
     merges: list[tuple[str, str, str, str]]
-    refusals: RefusalTable
     ids: np.ndarray
 
 
 def read_definitions(part: int, shard: Path, thesaurus: dict[str, str], work: Work) -> Definitions:
     """Step 1 on one partition; its papers, parsed and admitted once, saved for the later steps (each paper's node
-    and uses, pickled one after the other: read back a paper at a time, about four times as fast as parsing)."""
+    and uses, pickled one after the other: read back a paper at a time, about four times as fast as parsing), its
+    refusals by bucket (dump_refusals)."""
     shorts, merges, refusals, ids = ShortForms(), [], RefusalTable(), []
     evidence = EvidenceFactory()
     work.intake(part).parent.mkdir(parents=True, exist_ok=True)
@@ -155,7 +167,53 @@ def read_definitions(part: int, shard: Path, thesaurus: dict[str, str], work: Wo
             pickler.clear_memo()
     empty = RefusalTable()
     empty.update(refusals)  # tallies cut to what the table shows
-    return Definitions(shorts, merges, empty, np.array(ids, dtype=np.int64))
+    dump_refusals(work, empty, f"d{part:05d}")
+    return Definitions(shorts, merges, np.array(ids, dtype=np.int64))
+
+
+def dump_refusals(work: Work, refusals: RefusalTable, task: str) -> None:
+    """A task's refusals into the buckets of their names (a relation: of its head's), for admission_bucket: the
+    client never holds the corpus' table, which grows with its long tail of names."""
+    tables = [RefusalTable() for _ in range(work.tables)]
+    for name, entry in refusals.names.items():
+        tables[bucket_of(name, work.tables)].names[name] = entry
+    for key, relation in refusals.relations.items():
+        tables[bucket_of(key[0], work.tables)].relations[key] = relation
+    for table, found in enumerate(tables):
+        _dump(work.refusals(table, task), found)
+
+
+def admission_bucket(table: int, work: Work) -> None:
+    """The refusals of one bucket of names joined across the tasks that found them, as its lines of
+    admission.json (names, then relations, each in key order), pickled one after the other."""
+    joined = RefusalTable()
+    for path in sorted(work.refusals(table, "").parent.glob(f"t{table:04d}-*.pkl")):
+        joined.update(_load(path))
+    for kind, lines in (("names", joined.name_lines()), ("relations", joined.relation_lines())):
+        work.admission(table, kind).parent.mkdir(parents=True, exist_ok=True)
+        with open(work.admission(table, kind), "wb") as handle:
+            pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+            for line in lines:
+                pickler.dump(line)
+                pickler.clear_memo()
+
+
+def write_admission_file(work: Work, path: Path) -> None:
+    """admission.json (admit/refusals.py) merged in key order from the buckets' lines (admission_bucket), one line
+    per bucket in memory: the same bytes as the one-process build's table."""
+    def lines(kind: str) -> Iterator[str]:
+        streams = [_pickled(work.admission(table, kind)) for table in range(work.tables)]
+        return (line for _, line in heapq.merge(*streams, key=lambda item: item[0]))
+
+    atomic_write(path, lambda handle: write_admission(lines("names"), lines("relations"),
+                                                      lambda text: handle.write(text.encode("utf8"))))
+
+
+def _pickled(path: Path) -> Iterator[Any]:
+    """The values pickled one after the other in a file."""
+    with open(path, "rb") as handle:
+        while handle.peek(1):
+            yield pickle.load(handle)
 
 
 class PaperTargets:
@@ -275,9 +333,9 @@ class Adds:
     ends: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def edge_partition(part: int, work: Work) -> RefusalTable:
-    """Step 5 on one partition: its paper nodes and their edges (as they will be written), and by key bucket
-    what it adds to entities and relations; returns its one-node refusals."""
+def edge_partition(part: int, work: Work) -> None:
+    """Step 5 on one partition: its paper nodes and their edges (as they will be written), by key bucket what it
+    adds to entities and relations, and its one-node refusals (dump_refusals)."""
     answers: dict[str, tuple[str, str, str, bool]] = {}
     for key_bucket in range(work.buckets):
         answers.update(_load(work.answers(part, key_bucket)))
@@ -321,7 +379,7 @@ def edge_partition(part: int, work: Work) -> RefusalTable:
     for key_bucket in range(work.buckets):
         _dump(work.adds(key_bucket, part), adds[key_bucket])
     _dump(work.papers(part), (sorted(nodes), sorted(edges)))
-    return refusals
+    dump_refusals(work, refusals, f"e{part:05d}")
 
 
 def edge_dict(data: EdgeAttrs) -> dict[str, Any]:
@@ -329,10 +387,11 @@ def edge_dict(data: EdgeAttrs) -> dict[str, Any]:
     return {**data, "evidence": [dict(item) for item in data["evidence"]]}
 
 
-def entity_bucket(key_bucket: int, parts: int, work: Work) -> RefusalTable:
+def entity_bucket(key_bucket: int, parts: int, work: Work) -> None:
     """Step 6 on one bucket of keys: its entity nodes with their mentions, aliases and papers, and the typed
     edges of the pairs of nodes whose lower key is in it, each from its mentions in every partition
-    (decisions.relation_edge, with the shipped calibration and the graph's floor, as the builder's default)."""
+    (decisions.relation_edge, with the shipped calibration and the graph's floor, as the builder's default); its
+    refusals (dump_refusals)."""
     nodes: dict[str, EntityNode] = _load(work.entities(key_bucket))
     parts_relations: dict[tuple[str, str, str], list[tuple[str, str, dict[str, Any]]]] = defaultdict(list)
     ends: dict[str, tuple[str, str]] = {}
@@ -358,7 +417,7 @@ def entity_bucket(key_bucket: int, parts: int, work: Work) -> RefusalTable:
         if made is not None:
             edges.append((made[0], made[1], kind, edge_dict(made[2])))
     _dump(work.final(f"k{key_bucket:04d}"), (sorted(nodes.items()), sorted(edges, key=lambda edge: edge[:3])))
-    return refusals
+    dump_refusals(work, refusals, f"r{key_bucket:04d}")
 
 
 def final_names(work: Work, parts: int) -> list[Path]:

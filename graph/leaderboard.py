@@ -136,25 +136,34 @@ class Leaderboards:
 
 def compute_leaderboards(graph: nx.MultiDiGraph) -> Leaderboards:
     """The leaderboard of every task and data set that has results."""
-    rows, groups = _rows(graph)
-    subjects: dict[str, list[tuple[tuple[str, ...], Row]]] = defaultdict(list)
+    return leaderboards_of(*result_rows(graph))
+
+
+Subject = tuple[str, str, tuple[str, ...]]  # a task's or data set's name, label and name_forms, sorted
+
+
+def leaderboards_of(rows: dict[str, Row], groups: dict[str, ResultGroup], subjects: dict[str, Subject]
+                    ) -> Leaderboards:
+    """The leaderboards of results' rows and groups (in the graph's order of their result nodes), with the
+    subjects they name (result_rows): what compute_leaderboards reads off a graph, or a build at scale off the
+    rows its workers read from each part (graph/parquet_graph.py: part_results)."""
+    members_of: dict[str, list[tuple[tuple[str, ...], Row]]] = defaultdict(list)
     for result, row in rows.items():
         group = groups[result]
         for subject in (group.dataset_node, group.task_node):
             if subject:
-                subjects[subject].append((group.board_key(), row))
+                members_of[subject].append((group.board_key(), row))
     found = {}
-    for subject, members in subjects.items():
-        attrs = model.entity_attrs(graph, subject)
-        found[subject] = Leaderboard(subject, attrs["name"], attrs["label"],
-                                     _boards(members, {result: groups[result] for result in
-                                                       (row.result for _, row in members)}),
-                                     tuple(sorted(model.name_forms(attrs))))
+    for subject, members in members_of.items():
+        name, label, forms = subjects[subject]
+        found[subject] = Leaderboard(subject, name, label, _boards(members, {result: groups[result] for result in
+                                                                             (row.result for _, row in members)}),
+                                     forms)
     return Leaderboards(found)
 
 
 @dataclass(frozen=True)
-class _Group:
+class ResultGroup:
     """What a result is compared by, read from its node and edges."""
 
     dataset: str
@@ -173,8 +182,10 @@ class _Group:
         return (self.dataset_key, self.metric_key, self.split, self.kind, self.scale)
 
 
-def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
-    """Every result's row and group."""
+def result_rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, ResultGroup], dict[str, Subject]]:
+    """Every result's row and group, in the graph's order, and the tasks and data sets they are on (leaderboards_of):
+    what a graph's results give its leaderboards. The graph needs the result nodes, their edges, their papers and
+    the entities those edges reach."""
     rows, groups = {}, {}
     for key, attrs in model.results(graph):
         ends = {kind: target for _, target, kind, _ in model.out_edges(graph, key)}
@@ -188,15 +199,21 @@ def _rows(graph: nx.MultiDiGraph) -> tuple[dict[str, Row], dict[str, _Group]]:
                         attrs.get("comparison", ""), attrs.get("direction", ""), attrs["relative"],
                         attrs["sentence"], attrs["sentence_start"], attrs["start"], attrs["end"], attrs["confidence"])
         groups[key] = _group(graph, attrs, dataset, ends.get(RelType.ON_TASK.value))
-    return rows, groups
+    subjects = {}
+    for group in groups.values():
+        for subject in (group.dataset_node, group.task_node):
+            if subject and subject not in subjects:
+                entity = model.entity_attrs(graph, subject)
+                subjects[subject] = (entity["name"], entity["label"], tuple(sorted(model.name_forms(entity))))
+    return rows, groups, subjects
 
 
-def _group(graph: nx.MultiDiGraph, attrs: ResultNode, dataset: str | None, task: str | None) -> _Group:
+def _group(graph: nx.MultiDiGraph, attrs: ResultNode, dataset: str | None, task: str | None) -> ResultGroup:
     name = model.entity_attrs(graph, dataset)["name"] if dataset else attrs.get("dataset", "")
     unit = attrs.get("unit", "")
-    return _Group(name, attrs.get("dataset_key", ""), dataset or "", task or "", attrs.get("metric", ""),
-                  attrs.get("metric_key", ""), attrs.get("better", ""), attrs.get("split", ""), attrs["kind"],
-                  unit, scale(unit, attrs["number"], attrs["kind"]))
+    return ResultGroup(name, attrs.get("dataset_key", ""), dataset or "", task or "", attrs.get("metric", ""),
+                       attrs.get("metric_key", ""), attrs.get("better", ""), attrs.get("split", ""), attrs["kind"],
+                       unit, scale(unit, attrs["number"], attrs["kind"]))
 
 
 def scale(unit: str, number: float, kind: str) -> str:
@@ -206,7 +223,7 @@ def scale(unit: str, number: float, kind: str) -> str:
     return "%" if not unit and number > 1 and kind == ResultKind.ABSOLUTE.value else unit
 
 
-def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, _Group]) -> tuple[Board, ...]:
+def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, ResultGroup]) -> tuple[Board, ...]:
     """The boards of one subject's results: ranked ones first, then larger ones, then by their keys."""
     by_key: dict[tuple[str, ...], list[Row]] = defaultdict(list)
     for board_key, row in members:

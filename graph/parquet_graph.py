@@ -21,6 +21,8 @@ from paperkg.core.schema import RESULT_REL_TYPES, SCHEMA_KEY, SCHEMA_VERSION, No
 if TYPE_CHECKING:
     import networkx as nx
 
+    from .leaderboard import ResultGroup, Row, Subject
+
 NODES, EDGES, EVIDENCE, NAMES = "nodes", "edges", "evidence", "names"
 DATASETS = (NODES, EDGES, EVIDENCE, NAMES)
 _BATCH = 8192
@@ -147,17 +149,45 @@ def edges(folder: Path, parts: list[str] | None = None) -> Iterator[tuple[str, s
         yield row["source"], row["target"], row["type"], data
 
 
-def results_graph(folder: Path) -> nx.MultiDiGraph:
-    """The result nodes of every part with their edges, and the papers and entities those reach (what
-    graph/leaderboard.py reads): two passes over the parts, results being a small share of a corpus' rows."""
+def part_results(folder: Path, part: str) -> tuple[dict[str, Row], dict[str, ResultGroup], dict[str, Subject]]:
+    """The leaderboards' rows of one part's results (graph/leaderboard.py: result_rows), on a worker: its result
+    nodes with their edges (not their evidence) and papers, which a paper's part holds, and the entities those
+    edges reach, read from the parts of their keys' buckets (entity_nodes). The client joins the rows, never the
+    results' graph."""
     import networkx as nx
 
-    found = [edge for edge in edges(folder) if edge[2] in _RESULT_KINDS]
-    wanted = {end for source, target, _, _ in found for end in (source, target)}
+    from .leaderboard import result_rows
+
+    found = [(row["source"], row["target"], row["type"]) for path in _parts(folder, EDGES, [part])
+             for row in _rows(path, ["source", "target", "type"]) if row["type"] in _RESULT_KINDS]
+    if not found:
+        return {}, {}, {}
+    own = {source for source, _, _ in found} | {target for _, target, kind in found if kind == RelType.REPORTS.value}
     graph = nx.MultiDiGraph(**graph_attributes())
-    graph.add_nodes_from((key, attrs) for key, attrs in nodes(folder) if key in wanted)
+    graph.add_nodes_from((key, attrs) for key, attrs in nodes(folder, [part]) if key in own)
+    graph.add_nodes_from(entity_nodes(folder, {target for _, target, _ in found} - own).items())
     graph.add_edges_from(found)
-    return graph
+    return result_rows(graph)
+
+
+def entity_nodes(folder: Path, keys: set[str]) -> dict[str, dict[str, Any]]:
+    """The attributes of the entity nodes of `keys`, each read from the part of its key's bucket (the parts named
+    k0000... of graph/assembly.py: final_names)."""
+    import pyarrow.parquet as pq
+
+    from .assembly import bucket_of
+
+    buckets = sum(1 for name in part_names(folder) if name.startswith("k"))
+    wanted: dict[str, list[str]] = {}
+    for key in sorted(keys):
+        wanted.setdefault(f"k{bucket_of(key, buckets):04d}", []).append(key)
+    found = {}
+    for part, part_keys in sorted(wanted.items()):
+        table = pq.read_table(folder / NODES / f"{part}.parquet", columns=["key", "attributes"],
+                              filters=[("key", "in", part_keys)])
+        for key, attributes in zip(table["key"].to_pylist(), table["attributes"].to_pylist()):
+            found[key] = json.loads(attributes)
+    return found
 
 
 def part_graph(folder: Path, part: str,

@@ -25,12 +25,14 @@ TRENDS, VIEWS, ADMISSION, LEADERBOARDS = "trends.json", "views.json", "admission
 LAYERS = (TRENDS, VIEWS, ADMISSION, LEADERBOARDS)
 
 
-def write_layers(folder: Path, trends: Trends, views: ViewLayer, refusals: RefusalTable,
+def write_layers(folder: Path, trends: Trends, views: ViewLayer, refusals: RefusalTable | None,
                  leaderboards: Leaderboards) -> None:
-    """The build's layers into `folder` (its staging folder)."""
-    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json()), (ADMISSION, refusals.to_json()),
-                       (LEADERBOARDS, leaderboards.to_json())):
+    """The build's layers into `folder` (its staging folder); admission.json only with `refusals` (a build at
+    scale merges it from its buckets of names: graph/assembly.py)."""
+    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json()), (LEADERBOARDS, leaderboards.to_json())):
         atomic_write_text(folder / name, text)
+    if refusals is not None:
+        atomic_write_text(folder / ADMISSION, refusals.to_json())
 
 
 def layer_file(graph_file: Path, name: str) -> Path | None:

@@ -4,8 +4,10 @@ The steps of graph/assembly.py run as tasks, one per partition (a shard) or per 
 exchange files in a work folder inside the build's staging folder (on a cluster: a file system the
 workers share with the client). The client holds only the corpus' short forms and groups of forms
 (what the decisions need from the whole corpus), then the numbers of the nodes and edges while it
-computes the metrics. The result is the Parquet artifact (graph/parquet_graph.py), with graph.json and
-GraphML streamed from it when asked, and admission.json; committed with a manifest like any build.
+computes the metrics, then the views' sample and the leaderboards' rows; the refusals are joined by the
+workers and merged into admission.json a line at a time. The result is the Parquet artifact
+(graph/parquet_graph.py), with graph.json and GraphML streamed from it when asked, and admission.json;
+committed with a manifest like any build.
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from paperkg.graph.leaderboard import Leaderboards
 
 GRAPH_JSON, GRAPHML, IMPORT = "graph.json", "graph.graphml", "neo4j-import"
 PAPERS_PER_BUCKET = 25_000  # names of about this many papers per bucket (a bucket's tables in one task)
@@ -90,16 +94,15 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     from paperkg.graph import assembly as steps
     from paperkg.graph import parquet_graph
     from paperkg.graph.builder import corpus_groups
-    from paperkg.graph.leaderboard import compute_leaderboards
     from paperkg.graph.resolve import ShortForms
     from paperkg.graph.trends import trends as graph_trends
-    from paperkg.orchestrate.artifact import LAYERS, write_layers
+    from paperkg.orchestrate.artifact import ADMISSION, LAYERS, write_layers
     from paperkg.viz.leaderboard_page import write_leaderboard_page
     from paperkg.viz.views import start_views
 
     done = Assembly()
-    work = steps.Work(folder / ".assembly", buckets=0)
     parts = len(shards)
+    work = steps.Work(folder / ".assembly", buckets=0, tables=parts)
 
     def run(what: str, function: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
         began = time.perf_counter()
@@ -108,7 +111,7 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
         done.steps[what] = time.perf_counter() - began
         return results
 
-    shorts, merges, refusals, ids = ShortForms(), [], RefusalTable(), []
+    shorts, merges, ids = ShortForms(), [], []
     began = time.perf_counter()
     for found in progress((future.result() for future in [
             client.submit(steps.read_definitions, part, shard, thesaurus, work, pure=False)
@@ -116,26 +119,26 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
             "reading the short forms"):
         shorts.update(found.shorts)
         merges += found.merges
-        refusals.update(found.refusals)
         ids.append(found.ids)
     numbers = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
     if len(np.unique(numbers)) != len(numbers):
         raise PaperkgError("--dask: a paper is in two shards; build from shards of one extraction run.")
     done.papers = len(numbers)
-    work = steps.Work(work.folder, buckets=max(1, math.ceil(done.papers / PAPERS_PER_BUCKET)))
+    work = replace(work, buckets=max(1, math.ceil(done.papers / PAPERS_PER_BUCKET)))
     merges.sort(key=lambda merge: merge[3])  # the builder's order: papers by id
+    refusals = RefusalTable()
     groups, notes = corpus_groups(shorts, merges, refusals)
+    steps.dump_refusals(work, refusals, "corpus")
     steps.dump_corpus(work, shorts, groups)
     steps.corpus_notes(notes, groups, work)
-    del shorts, merges, notes, groups
+    del shorts, merges, notes, groups, refusals
     done.steps["short forms"] = time.perf_counter() - began
     run("name tables", steps.vote_partition, [(part, work) for part in range(parts)])
     run("node choices", steps.decide_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
     run("entity nodes", steps.node_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
-    for table in run("paper edges", steps.edge_partition, [(part, work) for part in range(parts)]):
-        refusals.update(table)
-    for table in run("relations", steps.entity_bucket, [(bucket, parts, work) for bucket in range(work.buckets)]):
-        refusals.update(table)
+    run("paper edges", steps.edge_partition, [(part, work) for part in range(parts)])
+    run("relations", steps.entity_bucket, [(bucket, parts, work) for bucket in range(work.buckets)])
+    run("refusals", steps.admission_bucket, [(table, work) for table in range(work.tables)])
     began = time.perf_counter()
     finals = steps.final_names(work, parts)
     metrics_file = _metrics(client, finals, work.folder / "metrics.npz", progress)
@@ -151,10 +154,11 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     views = start_views(sample, folder, view)
     views.finish()
     began = time.perf_counter()
-    boards = compute_leaderboards(parquet_graph.results_graph(folder))
+    boards = leaderboards(folder, run)
     write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{view.heading} · leaderboards")
     done.steps["leaderboards"] = time.perf_counter() - began
-    write_layers(folder, trends, views.layer(), refusals, boards)
+    write_layers(folder, trends, views.layer(), None, boards)
+    steps.write_admission_file(work, folder / ADMISSION)
     done.steps["views and trends"] = time.perf_counter() - began
     over_time = work.folder / "over-time.json"
     atomic_write_text(over_time, json.dumps(trend_properties(sample, trends)))
@@ -237,6 +241,22 @@ def view_sample(client: Any, folder: Path, metrics_file: Path,
     graph.add_edges_from((source, target, kind, data)
                          for source, target, kind, data in sorted(paper_edges + relations, key=lambda e: e[:3]))
     return graph
+
+
+def leaderboards(folder: Path, run: Callable[[str, Callable[..., Any], list[tuple[Any, ...]]], list[Any]]
+                 ) -> Leaderboards:
+    """The leaderboards of the Parquet parts' results: each part's rows read by a worker (parquet_graph.part_results),
+    joined here in result key order (the order of the parts' merged nodes)."""
+    from paperkg.graph.leaderboard import leaderboards_of
+    from paperkg.graph.parquet_graph import part_names, part_results
+
+    rows, groups, subjects = {}, {}, {}
+    for part_rows, part_groups, part_subjects in run("leaderboards: the results' rows", part_results,
+                                                     [(folder, part) for part in part_names(folder)]):
+        rows.update(part_rows)
+        groups.update(part_groups)
+        subjects.update(part_subjects)
+    return leaderboards_of(dict(sorted(rows.items())), groups, subjects)
 
 
 def import_files(client: Any, folder: Path, metrics_file: Path, over_time: Path,

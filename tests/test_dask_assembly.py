@@ -63,7 +63,8 @@ def test_a_build_at_scale_writes_the_views_layers_and_import_files_of_the_one_pr
     from paperkg.graph.exports import read_graph
     from paperkg.orchestrate.artifact import trends_layer
 
-    for name in ("graph.html", "papers.html", "trends.json", "views.json", "admission.json"):
+    for name in ("graph.html", "papers.html", "trends.json", "views.json", "admission.json", "leaderboards.json",
+                 "leaderboard.html"):
         titled = (at_scale / name).read_bytes().replace(b"shards/", b"papers.jsonl")
         assert titled == (built / "one" / name).read_bytes(), name  # titled after their inputs
     assert not (at_scale / "graph.json").exists() and not (at_scale / "extractions.jsonl").exists()
