@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from paperkg.core.canonical import group_form
 from paperkg.core.schema import TERM_LABELS, NodeLabel
 
 from .candidates import DATASETS_KEY, METHODS_KEY, NAMES_KEY, name_kind, reads_as_name
@@ -162,25 +163,25 @@ class EntityAssembler(DataComponent):
         words = self.cues.campaign_words
         starts = {span.start for span in spans}
         named: dict[str, str] = {}
+        widths: dict[tuple[int, int], int] = {}  # a mention -> the campaign words after it that join its name
         for span in spans:
             if span.label_ == NodeLabel.DATASET.value:
                 continue
             after = _campaign_after(span, words)
             if after and not starts & set(range(span.end, span.end + after)):
+                widths[span.start, span.end] = after
                 named[span.text] = span.doc[span.start:span.end + after].text
             elif _called_campaign(span, words):
                 named.setdefault(span.text, span._.paperkg_canonical or span.text)
         kept = []
         for span in spans:
-            if span.text in named:
-                after = _campaign_after(span, words)
-                wide = Span(span.doc, span.start, span.end + after, label=NodeLabel.TASK.value) if after and not \
-                    starts & set(range(span.end, span.end + after)) else span
-                for attribute in SPAN_ATTRIBUTES:
-                    setattr(wide._, attribute, getattr(span._, attribute))
-                wide.label_, wide._.paperkg_proposed = NodeLabel.TASK.value, False
-                wide._.paperkg_canonical = named[span.text]
-                span = wide
+            if (name := named.get(span.text)) is not None:
+                if (after := widths.get((span.start, span.end), 0)):
+                    wide = Span(span.doc, span.start, span.end + after)
+                    for attribute in SPAN_ATTRIBUTES:
+                        setattr(wide._, attribute, getattr(span._, attribute))
+                    span = wide
+                span.label_, span._.paperkg_proposed, span._.paperkg_canonical = NodeLabel.TASK.value, False, name
             kept.append(span)
         return kept
 
@@ -422,16 +423,11 @@ def _defines_other_sense(long: Span, short: Span, known: Span, lexicon: list[Spa
     """Whether a definition's long form names another thing than the lexicon entry found on it or its short
     form: the entry names the short form's long form ('MAE': mean absolute error), not the short form itself
     ('BERT'), no span of that entry lies within the long form and their words differ."""
-    if long.start <= known.start and known.end <= long.end or _words(known.kb_id_) == _words(short.text):
+    if long.start <= known.start and known.end <= long.end or group_form(known.kb_id_) == group_form(short.text):
         return False
     if any(s.kb_id_ == known.kb_id_ and long.start <= s.start and s.end <= long.end for s in lexicon):
         return False
-    return _words(long.text) != _words(known.kb_id_)
-
-
-def _words(text: str) -> tuple[str, ...]:
-    """A name's words for comparing two spellings: lower case, letters and digits, no plural s."""
-    return tuple(word.removesuffix("s") for word in re.findall(r"[0-9a-z]+", text.lower()))
+    return group_form(long.text) != group_form(known.kb_id_)
 
 
 def _majority(labels: list[str | None]) -> str | None:
