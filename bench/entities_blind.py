@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 
+from blind_check import ACRONYM_NAME
+from relations_blind import _norm
+
 from paperkg.core.schema import ENTITY_LABELS
 
-ACRONYM_NAME = re.compile(r"^(?P<long>.+) \((?P<short>[^()]+)\)$")
 VERDICTS = ("y", "t", "n")
 
 
@@ -36,11 +37,6 @@ class Node:
         self.label: str = data["label"]
         self.aliases: list[str] = sorted(set(data.get("aliases", [])) - {self.name})
         self.forms = {_norm(name) for name in [self.name, *self.aliases]} - {""}
-
-
-def _norm(text: str) -> str:
-    """Loose form of a name: lower case, letters and digits, no plural s."""
-    return " ".join(word.removesuffix("s") for word in re.findall(r"[0-9a-z]+", text.lower()))
 
 
 def written_forms(name: str) -> set[str]:
