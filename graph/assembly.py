@@ -235,10 +235,8 @@ class PaperTargets:
 def _partition(part: int, work: Work) -> Iterator[PaperTargets]:
     """A partition's papers as step 1 saved them, with their targets in the corpus."""
     shorts, groups = _corpus(str(work.corpus))
-    with open(work.intake(part), "rb") as handle:
-        while handle.peek(1):
-            node, entry = pickle.load(handle)  # each paper pickled on its own (read_definitions)
-            yield PaperTargets(node, entry, shorts, groups)
+    for node, entry in _pickled(work.intake(part)):  # each paper pickled on its own (read_definitions)
+        yield PaperTargets(node, entry, shorts, groups)
 
 
 def vote_partition(part: int, work: Work) -> None:
