@@ -47,6 +47,12 @@ def main() -> None:
     if args.leaderboard:
         with chromium(width, height) as context:
             page, log = open_page(context, args.out_dir / "leaderboard.html")
+            keys = page.evaluate("JSON.parse(document.getElementById('leaderboard-data').textContent)"
+                                 ".subjects.map(s => s.key)")
+            if args.leaderboard not in keys:
+                sys.exit(f"error: --leaderboard {args.leaderboard!r}: {args.out_dir / 'leaderboard.html'} has no such "
+                         f"task or data set (keys look like {keys[0]!r})." if keys else
+                         f"error: {args.out_dir / 'leaderboard.html'} has no results to show.")
             page.evaluate("(key) => { window.location.hash = encodeURIComponent(key); }", args.leaderboard)
             page.wait_for_selector("#boards td.value button")
             page.locator("#boards td.value button").first.click()
