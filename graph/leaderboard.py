@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -118,13 +118,18 @@ class Leaderboards:
                  and board.answers_to(name)]
         return sorted(found, key=lambda board: (-board.results, board.key))
 
+    def json_pieces(self) -> Iterator[str]:
+        """leaderboards.json in pieces (a build at scale streams them to the file): the version, then one subject
+        a line, its rows written in full."""
+        yield json.dumps({LEADERBOARDS_KEY: LEADERBOARDS_VERSION})[:-1] + ',\n"subjects": {\n'
+        for at, key in enumerate(sorted(self.boards)):
+            yield (",\n" if at else "") + json.dumps(key, ensure_ascii=False) + ": " + json.dumps(
+                asdict(self.boards[key]), ensure_ascii=False, sort_keys=True)
+        yield "\n}}\n"
+
     def to_json(self) -> str:
-        """leaderboards.json: the version, then one subject a line, its rows written in full."""
-        lines = [json.dumps(key, ensure_ascii=False) + ": " + json.dumps(asdict(board), ensure_ascii=False,
-                                                                         sort_keys=True)
-                 for key, board in sorted(self.boards.items())]
-        return (json.dumps({LEADERBOARDS_KEY: LEADERBOARDS_VERSION})[:-1] + ',\n"subjects": {\n'
-                + ",\n".join(lines) + "\n}}\n")
+        """leaderboards.json as one text (json_pieces joined)."""
+        return "".join(self.json_pieces())
 
     @classmethod
     def from_json(cls, text: str, where: str) -> Leaderboards:

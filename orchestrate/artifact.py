@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperkg.core.atomic import atomic_write_text
+from paperkg.core.atomic import atomic_write, atomic_write_text
 from paperkg.core.manifest import read_manifest
 from paperkg.core.output_folder import checked_output
 
@@ -29,8 +29,10 @@ def write_layers(folder: Path, trends: Trends, views: ViewLayer, refusals: Refus
                  leaderboards: Leaderboards) -> None:
     """The build's layers into `folder` (its staging folder); admission.json only with `refusals` (a build at
     scale merges it from its buckets of names: graph/assembly.py)."""
-    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json()), (LEADERBOARDS, leaderboards.to_json())):
+    for name, text in ((TRENDS, trends.to_json()), (VIEWS, views.to_json())):
         atomic_write_text(folder / name, text)
+    atomic_write(folder / LEADERBOARDS,
+                 lambda out: out.writelines(piece.encode("utf8") for piece in leaderboards.json_pieces()))
     if refusals is not None:
         atomic_write_text(folder / ADMISSION, refusals.to_json())
 

@@ -153,16 +153,18 @@ def assemble(client: Any, shards: list[Path], folder: Path, thesaurus: dict[str,
     began = time.perf_counter()
     views = start_views(sample, folder, view)
     views.finish()
+    layer = views.layer()
+    over_time = work.folder / "over-time.json"
+    atomic_write_text(over_time, json.dumps(trend_properties(sample, trends)))
+    del sample, views  # the leaderboards' rows grow with the corpus: the sample is let go first
+    done.steps["views and trends"] = time.perf_counter() - began
     began = time.perf_counter()
     boards = leaderboards(folder, run)
     write_leaderboard_page(boards.boards.values(), folder / LEADERBOARD_FILE, f"{view.heading} · leaderboards")
-    done.steps["leaderboards"] = time.perf_counter() - began
-    write_layers(folder, trends, views.layer(), None, boards)
+    write_layers(folder, trends, layer, None, boards)
+    del boards
     steps.write_admission_file(work, folder / ADMISSION)
-    done.steps["views and trends"] = time.perf_counter() - began
-    over_time = work.folder / "over-time.json"
-    atomic_write_text(over_time, json.dumps(trend_properties(sample, trends)))
-    del sample, views
+    done.steps["leaderboards"] = time.perf_counter() - began
     import_files(client, folder, metrics_file, over_time, run)
     done.written = [MAP_FILE, PAPERS_FILE, LEADERBOARD_FILE, *LAYERS, *parquet_graph.part_files(folder),
                     *import_names(folder)]
