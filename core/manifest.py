@@ -24,10 +24,10 @@ _CHUNK = 1 << 20
 OUTPUT_FILES = frozenset({"extractions.jsonl", "graph.graphml", "graph.json", "graph.html", "papers.html",
                           "leaderboard.html", "trends.json", "views.json", "admission.json", "leaderboards.json"})
 _SHARD = re.compile(r"part-[0-9]{5,9}\.jsonl")
-# A build at scale's Parquet parts (graph/parquet_graph.py) and Neo4j import files (cypher/bulk_import.py): one
-# level of fixed folder names, plain part names.
+# A build at scale's Parquet parts (graph/parquet_graph.py), Neo4j import files (cypher/bulk_import.py) and
+# extraction shards (`build --dask` of abstracts): one level of fixed folder names, plain part names.
 _PARQUET_PART = re.compile(r"(?:nodes|edges|evidence|names)/[A-Za-z0-9_-]{1,40}\.parquet"
-                           r"|neo4j-import/[A-Za-z0-9_-]{1,60}\.(?:csv|json)")
+                           r"|neo4j-import/[A-Za-z0-9_-]{1,60}\.(?:csv|json)|extractions/part-[0-9]{5,9}\.jsonl")
 
 
 class OutputMismatch(PaperkgError):

@@ -28,8 +28,10 @@ from paperkg.core.errors import PaperkgError
 from paperkg.core.manifest import Manifest, describe_files
 from paperkg.ingest.input_files import display_name
 from paperkg.orchestrate.build import view_title
-from paperkg.orchestrate.dask_extract import dask_client
+from paperkg.orchestrate.dask_extract import dask_client, extract_shards
+from paperkg.orchestrate.inputs import input_set
 from paperkg.orchestrate.run import ExtractSettings, Run
+from paperkg.orchestrate.warnings_log import WarningLog
 from paperkg.viz.options import DEFAULT_VIEW, LEADERBOARD_FILE, MAP_FILE, PAPERS_FILE, ViewOptions
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from paperkg.graph.leaderboard import Leaderboards
 
 GRAPH_JSON, GRAPHML, IMPORT = "graph.json", "graph.graphml", "neo4j-import"
+EXTRACTION_SHARDS = "extractions"  # `build INPUTS --dask`: the folder of the build's extraction shards
 PAPERS_PER_BUCKET = 25_000  # names of about this many papers per bucket (a bucket's tables in one task)
 SCALE_EDGES = 2_000_000  # above this many edges, communities on the top entities (graph/metrics.py: top_communities)
 VIEW_PAPERS = 20_000  # the views and trends draw a sample of this many papers (view_sample)
@@ -54,19 +57,36 @@ class Assembly:
     written: list[str] = field(default_factory=list)
 
 
-def run_dask_build(shards: list[Path], output: Path, address: str, *, workers: int, memory_limit: str | None,
+def run_dask_build(inputs: list[Path], output: Path, address: str, *, workers: int, memory_limit: str | None,
                    graph_files: bool, thesaurus: dict[str, str], console: Console,
-                   view: ViewOptions = DEFAULT_VIEW) -> Assembly:
+                   view: ViewOptions = DEFAULT_VIEW, extract: ExtractSettings | None = None,
+                   partition_size: int = 2000) -> tuple[Assembly, WarningLog]:
     """Assemble the graph of the extraction shards on the cluster at `address` into `output`, committed
-    together with its manifest (nothing replaced on failure)."""
-    run = Run.start(shards, output, ExtractSettings(), console)
-    files = _shard_files(run)
-    view = replace(view, title=view.title or view_title([{"path": display_name(path)} for path in files]))
+    together with its manifest (nothing replaced on failure). With `extract`, the inputs are abstracts:
+    extracted on the same cluster first, into the build's extractions/ shards (partitions of
+    `partition_size`), which the assembly then reads. Returns the assembly and the run's input warnings."""
+    run = Run.start(inputs, output, extract or ExtractSettings(), console)
     with dask_client(address, workers, memory_limit) as client, run.transaction() as out:
-        assembly = assemble(client, files, out.staging, thesaurus, graph_files, run.progress, view)
+        if extract is None:
+            files = shard_files = _shard_files(run)
+            entries = [{"path": str(path), **_entry(path)} for path in files]
+            shards: list[str] = []
+        else:
+            files = run.files()
+            (out.staging / EXTRACTION_SHARDS).mkdir()
+            names, _ = extract_shards(client, run, files, out.staging / EXTRACTION_SHARDS, partition_size,
+                                      f"extracting on {address}")
+            if not names:
+                raise PaperkgError(f"--dask: no abstract to build in {', '.join(map(str, inputs))}.")
+            shards = [f"{EXTRACTION_SHARDS}/{name}" for name in names]
+            shard_files = [out.staging / name for name in shards]
+            entries = input_set(run.read)
+        view = replace(view, title=view.title or view_title([{"path": display_name(path)} for path in files]))
+        assembly = assemble(client, shard_files, out.staging, thesaurus, graph_files, run.progress, view)
+        assembly.written += shards
         out.commit(Manifest(files=describe_files(out.staging, assembly.written), papers=assembly.papers,
-                            inputs=[{"path": str(path), **_entry(path)} for path in files]))
-    return assembly
+                            inputs=entries))
+    return assembly, run.warnings
 
 
 def _entry(path: Path) -> dict[str, Any]:

@@ -40,24 +40,34 @@ def run_dask_extract(inputs: list[Path], output: Path, settings: ExtractSettings
     folder of shards; returns (papers, warnings). Nothing is replaced when no paper was read."""
     run = Run.start(inputs, output, settings, console)
     check_folder_kind(output, shards=True)
-    written = 0
     with dask_client(address, settings.jobs or available_cores()) as client, run.transaction() as out:
-        files = run.files()
-        window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
-        pending: deque[tuple[str, Future | concurrent.futures.Future[list[str]]]] = deque()
-        names: list[str] = []
-        parts = enumerate(extraction_batches(run.records(files), partition_size))
-        for index, part in run.progress(parts, f"extracting on {address} (partitions)"):
-            pending.append((f"part-{index:05d}.jsonl", _alone(part, settings, run) if isinstance(part, Alone) else
-                            client.submit(extraction_lines, part, settings.model, not settings.use_model,
-                                          settings.batch_size, pure=False)))
-            while len(pending) >= window or (pending and pending[0][1].done()):
-                written += _write_shard(out.staging, *pending.popleft(), names)
-        while pending:
-            written += _write_shard(out.staging, *pending.popleft(), names)
+        names, written = extract_shards(client, run, run.files(), out.staging, partition_size,
+                                        f"extracting on {address}")
         if written:
             out.commit(Manifest(files=describe_files(out.staging, names), inputs=input_set(run.read), papers=written))
     return written, run.warnings
+
+
+def extract_shards(client: Client, run: Run, files: list[Path], folder: Path, partition_size: int,
+                   what: str) -> tuple[list[str], int]:
+    """The records of the run's input `files` in partitions of `partition_size`, extracted on the cluster of
+    `client`, one shard each (part-00000.jsonl, ...) written into `folder`; returns the shards' names and the
+    papers."""
+    written = 0
+    window = PARTITIONS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+    pending: deque[tuple[str, Future | concurrent.futures.Future[list[str]]]] = deque()
+    names: list[str] = []
+    settings = run.settings
+    parts = enumerate(extraction_batches(run.records(files), partition_size))
+    for index, part in run.progress(parts, f"{what} (partitions)"):
+        pending.append((f"part-{index:05d}.jsonl", _alone(part, settings, run) if isinstance(part, Alone) else
+                        client.submit(extraction_lines, part, settings.model, not settings.use_model,
+                                      settings.batch_size, pure=False)))
+        while len(pending) >= window or (pending and pending[0][1].done()):
+            written += _write_shard(folder, *pending.popleft(), names)
+    while pending:
+        written += _write_shard(folder, *pending.popleft(), names)
+    return names, written
 
 
 def _alone(part: Alone, settings: ExtractSettings, run: Run) -> concurrent.futures.Future[list[str]]:

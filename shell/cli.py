@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -25,6 +25,9 @@ from paperkg.extract.limits import BATCH_SIZE
 from paperkg.settings import command_settings
 from paperkg.orchestrate.export import ExportFormat
 from paperkg.viz.options import ColourBy, SizeBy, ViewOptions
+
+if TYPE_CHECKING:
+    from paperkg.orchestrate.run import ExtractSettings
 
 EXIT_CODES = ("Exit codes: 0 ok · 1 unexpected failure (rerun with --debug) · 2 bad usage, missing input or "
               "setting · 3 finished, but some input records were skipped · 4 Neo4j unreachable or refused · "
@@ -113,30 +116,37 @@ FollowLinksOption = Annotated[bool, typer.Option(
                            "(skipped, with a warning, without it).")]
 
 
+PARTITION_SIZE = 2000
+PartitionSizeOption = Annotated[int, typer.Option(min=1, help="With --dask: abstracts per partition (one shard each).")]
 JobsOption = Annotated[Optional[int], typer.Option(
     min=1, help="Extraction processes (default: the cores, from 128 abstracts); the output is the same for any N.",
     show_default=False)]
 
 
-def _dask_build(inputs: list[Path], output: Path, address: str, from_extractions: bool, update: bool,
-                jobs: int | None, memory_limit: str | None, graph_files: bool, thesaurus: Path | None,
-                view: ViewOptions) -> None:
-    """`paperkg build --from-extractions SHARDS --dask ADDRESS|local`: the assembly on Dask, then its summary."""
+def _dask_build(inputs: list[Path], output: Path, address: str, update: bool, jobs: int | None,
+                memory_limit: str | None, graph_files: bool, thesaurus: Path | None, view: ViewOptions,
+                extract: ExtractSettings | None, partition_size: int, warnings_file: Path | None) -> None:
+    """`paperkg build [--from-extractions] INPUTS --dask ADDRESS|local`: the extraction (without
+    --from-extractions) and the assembly on Dask, then its summary."""
     from paperkg.admit.thesaurus import read_thesaurus
     from paperkg.processes.forked import available_cores
     from paperkg.orchestrate.dask_assembly import run_dask_build
 
-    if not from_extractions or update:
-        raise PaperkgError("--dask assembles the graph of saved extractions: extract with `paperkg extract --dask "
-                           "... -o shards/`, then `paperkg build --from-extractions shards/ --dask ...` (without "
-                           "--update).", ExitCode.USAGE)
-    done = run_dask_build(inputs, output, address, workers=jobs or available_cores(), memory_limit=memory_limit,
-                          graph_files=graph_files, thesaurus=read_thesaurus(thesaurus) if thesaurus else {},
-                          console=err, view=view)
+    if update:
+        raise PaperkgError("--dask builds a new graph; --update adds to a one-process build (build without --dask).",
+                           ExitCode.USAGE)
+    done, warnings = run_dask_build(inputs, output, address, workers=jobs or available_cores(),
+                                    memory_limit=memory_limit, graph_files=graph_files,
+                                    thesaurus=read_thesaurus(thesaurus) if thesaurus else {}, console=err, view=view,
+                                    extract=extract, partition_size=partition_size)
+    print_warnings(warnings, warnings_file)
     Console().print(f"{done.papers:,} papers: {sum(done.nodes.values()):,} nodes, {sum(done.edges.values()):,} "
-                    f"edges in {output}/ (nodes/, edges/, evidence/, names/, neo4j-import/, " + ", ".join(
+                    f"edges in {output}/ ({'extractions/, ' if extract else ''}nodes/, edges/, evidence/, names/, "
+                    "neo4j-import/, " + ", ".join(
                         name for name in done.written if "/" not in name) + ")")
     Console().print("seconds: " + ", ".join(f"{step} {seconds:.1f}" for step, seconds in done.steps.items()))
+    if warnings:
+        raise typer.Exit(ExitCode.INPUT_WARNINGS)
 
 
 @app.command(epilog="Examples:\n\n  paperkg build examples/icml2025 -o out/\n\n"
@@ -166,9 +176,11 @@ def build(
                         "from the settings (NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE).",
         show_default=False)] = None,
     dask: Annotated[Optional[str], typer.Option(
-        "--dask", help="With --from-extractions: assemble the graph on a Dask cluster (its scheduler address, or "
-                       "'local' for a LocalCluster of --jobs workers) into Parquet parts (nodes/, edges/, "
-                       "evidence/) and admission.json.", show_default=False)] = None,
+        "--dask", help="Build on a Dask cluster (its scheduler address, or 'local' for a LocalCluster of --jobs "
+                       "workers): the extraction into extractions/ shards (unless --from-extractions), then the "
+                       "assembly into Parquet parts (nodes/, edges/, evidence/), Neo4j import files and "
+                       "admission.json.", show_default=False)] = None,
+    partition_size: PartitionSizeOption = PARTITION_SIZE,
     memory_limit: Annotated[Optional[str], typer.Option(
         "--memory-limit", help="With --dask local: each worker's memory limit ('3GB').", show_default=False)] = None,
     graph_files: Annotated[bool, typer.Option(
@@ -183,15 +195,19 @@ def build(
     from paperkg.orchestrate.run import ExtractSettings
 
     check_build_folder(output)
-    if dask is not None:
-        _dask_build(inputs, output, dask, from_extractions, update, jobs, memory_limit, graph_files, thesaurus,
-                    ViewOptions(size_by=size_by.value, colour_by=colour_by.value))
-        return
     _check_warnings_file(warnings_file)
     settings = command_settings(pipeline=pipeline, neo4j_uri=neo4j)
-    target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
     extract_settings = ExtractSettings(use_model=model, model=settings.pipeline, batch_size=batch_size,
                                        jobs=jobs, strict=strict, follow_links=follow_links)
+    if dask is not None:
+        if neo4j:
+            raise PaperkgError(f"--neo4j with --dask: push the build when it is written, with paperkg push {output} "
+                               "--bulk-import NEO4J_HOME (or --uri).", ExitCode.USAGE)
+        _dask_build(inputs, output, dask, update, jobs, memory_limit, graph_files, thesaurus,
+                    ViewOptions(size_by=size_by.value, colour_by=colour_by.value),
+                    None if from_extractions else extract_settings, partition_size, warnings_file)
+        return
+    target = cli_neo4j.make_target(settings, "--neo4j") if neo4j else None
     options = BuildOptions(inputs=inputs, output=output, update=update, from_extractions=from_extractions,
                            extract=extract_settings, thesaurus=thesaurus,
                            view=ViewOptions(size_by=size_by.value, colour_by=colour_by.value,
@@ -227,7 +243,7 @@ def extract(
     dask: Annotated[Optional[str], typer.Option(
         "--dask", help="Extract on a Dask cluster: its scheduler address (tcp://host:8786), or 'local' for a "
                        "LocalCluster of --jobs workers; writes one shard per partition.", show_default=False)] = None,
-    partition_size: Annotated[int, typer.Option(min=1, help="Abstracts per Dask partition (one shard each).")] = 2000,
+    partition_size: PartitionSizeOption = PARTITION_SIZE,
 ) -> None:
     """Extraction only: one JSON line per paper with its entities, acronyms, relations and results, with evidence."""
     from paperkg.orchestrate.build import extraction_target, run_extract

@@ -116,10 +116,31 @@ def test_a_build_at_scale_is_pushed_with_its_import_files_only(at_scale, monkeyp
     assert "--bulk-import" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_dask_build_needs_saved_extractions(built, tmp_path):
-    result = run_cli("build", str(built / "papers.jsonl"), "--dask", "local", "-o", str(tmp_path / "out"), check=False)
+@pytest.mark.slow
+def test_a_build_of_abstracts_on_dask_extracts_them_into_its_shards_then_writes_the_one_process_graph(built, tmp_path):
+    from paperkg.core.manifest import read_manifest
+
+    out = tmp_path / "out"
+    run_cli("build", str(built / "papers.jsonl"), "--no-model", "--dask", "local", "--jobs", "2",
+            "--partition-size", "4", "--graph-files", "-o", str(out))
+    for name in ("graph.json", "graph.graphml", "trends.json", "admission.json"):
+        assert (out / name).read_bytes() == (built / "one" / name).read_bytes(), name
+    manifest = read_manifest(out)
+    shards = sorted(name for name in manifest.files if name.startswith("extractions/"))
+    assert len(shards) == -(-len(example_papers()) // 4)
+    lines = sorted(line for name in shards for line in (out / name).read_text(encoding="utf8").splitlines())
+    assert lines == sorted((built / "one" / "extractions.jsonl").read_text(encoding="utf8").splitlines())
+    assert [entry["path"] for entry in manifest.inputs] == [str(built / "papers.jsonl")]
+
+
+@pytest.mark.parametrize("option, says", [(["--update"], "--update"), (["--neo4j", "bolt://localhost:7687"],
+                                                                       "paperkg push")])
+def test_a_dask_build_refuses_what_it_cannot_do_in_one_sentence(built, tmp_path, option, says):
+    result = run_cli("build", str(built / "papers.jsonl"), "--dask", "local", *option, "-o", str(tmp_path / "out"),
+                     check=False)
     assert result.returncode == 2
-    assert "--from-extractions" in result.stderr and "Traceback" not in result.stderr
+    assert says in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out" / "graph.json").exists()
 
 
 @pytest.mark.slow
