@@ -454,15 +454,23 @@ class LocalServer:
     def import_files(self, database: str, files: ImportFiles, report: Path) -> None:
         """`neo4j-admin database import full` of the files into `database` (overwritten: the caller checked
         it was empty)."""
+        arguments = report.with_name("import.arguments")  # past a million papers the files outgrow a command line
+        arguments.write_text("".join(_quoted(argument) + "\n" for argument in files.arguments), encoding="utf8")
         done = self._java("org.neo4j.cli.AdminTool", "database", "import", "full", database,
                           "--overwrite-destination=true", f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}",
-                          "--bad-tolerance=0", f"--report-file={report}", *files.arguments)
+                          "--bad-tolerance=0", f"--report-file={report}", f"@{arguments}")
         if done.returncode != 0:
             # The store it left is unusable; the database was empty, so the server makes it afresh without it.
             for folder in ("databases", "transactions"):
                 shutil.rmtree(self.home / "data" / folder / database, ignore_errors=True)
             raise PaperkgError(f"--bulk-import: neo4j-admin database import failed (exit {done.returncode}): "
                                f"{_last_line(done)}", ExitCode.SERVER)
+
+
+def _quoted(argument: str) -> str:
+    """One argument of an argument file (picocli's @-files, which neo4j-admin reads): double-quoted, its
+    backslashes and quotes escaped."""
+    return '"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _last_line(done: subprocess.CompletedProcess) -> str:
