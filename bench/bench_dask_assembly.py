@@ -124,16 +124,20 @@ def main() -> None:
                    *(["--graph-files"] if args.graph_files else [])]
         seconds, tree, _, steps = run(command)
         workers = sorted((mb for name, mb in tree.largest.values() if name != "build"), reverse=True)  # type: ignore[attr-defined]
-        sizes = Counter[str]()
+        sizes, files = Counter[str](), Counter[str]()
         for path in out.rglob("*"):
             if path.is_file():
-                sizes[path.parent.name if path.suffix == ".parquet" else path.name] += path.stat().st_size
+                folder = path.parent.name if path.parent != out else ""
+                name = f"{folder}/" if folder else path.name  # a folder's parts (Parquet, import CSV) as one
+                sizes[name] += path.stat().st_size
+                files[name] += 1
         print(f"{papers:,} papers: {seconds:,.0f} s wall, {sum(tree.cpu.values()):,.0f} CPU s; peak Rss of the tree "
               f"{tree.peak_rss:,.0f} MB (Pss {tree.peak_pss:,.0f} MB); largest process Rss: "
               + ", ".join(f"{mb:,.0f}" for mb in workers[:4]) + f" MB; build process "
               f"{max((mb for name, mb in tree.largest.values() if name == 'build'), default=0):,.0f} MB\n"  # type: ignore[attr-defined]
               f"  {steps}\n  outputs: "
-              + ", ".join(f"{name} {size / 1e6:,.1f} MB" for name, size in sorted(sizes.items())), flush=True)
+              + ", ".join(f"{name} {size / 1e6:,.1f} MB" + (f" ({files[name]:,} files)" if files[name] > 1 else "")
+                          for name, size in sorted(sizes.items())), flush=True)
     print("command: .venv/bin/python bench/bench_dask_assembly.py " + " ".join(sys.argv[1:]))
 
 
