@@ -75,6 +75,11 @@ class Board:
         """Levels reached on a named data set with a named metric whose direction is known: best first."""
         return self.kind == "absolute" and bool(self.better) and bool(self.dataset_key) and bool(self.metric_key)
 
+    @property
+    def papers(self) -> int:
+        """How many papers report the board's results."""
+        return len({row.paper for row in self.rows})
+
     def sorted_rows(self, by: str = "value") -> list[Row]:
         """The rows sorted by value (the board's order), year, method or paper."""
         if by == "value":
@@ -229,7 +234,8 @@ def scale(unit: str, number: float, kind: str) -> str:
 
 
 def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, ResultGroup]) -> tuple[Board, ...]:
-    """The boards of one subject's results: ranked ones first, then larger ones, then by their keys."""
+    """The boards of one subject's results: ranked ones first, then those of more papers (six values of one
+    paper are its own table, not a leaderboard), then larger ones, then by their keys."""
     by_key: dict[tuple[str, ...], list[Row]] = defaultdict(list)
     for board_key, row in members:
         by_key[board_key].append(row)
@@ -241,8 +247,8 @@ def _boards(members: list[tuple[tuple[str, ...], Row]], groups: dict[str, Result
         board = Board(group.dataset, group.dataset_key, metric, group.metric_key, group.better, group.split,
                       group.kind, unit, ())
         boards.append(replace(board, rows=tuple(_ordered(rows, board))))
-    return tuple(sorted(boards, key=lambda b: (not b.ranked, -len(b.rows), b.dataset_key, b.metric_key, b.split,
-                                               b.kind, b.unit)))
+    return tuple(sorted(boards, key=lambda b: (not b.ranked, -b.papers, -len(b.rows), b.dataset_key, b.metric_key,
+                                               b.split, b.kind, b.unit)))
 
 
 def _ordered(rows: list[Row], board: Board) -> list[Row]:
